@@ -74,3 +74,55 @@ def test_unreadable_call_in_an_auction_is_reported(capsys: pytest.CaptureFixture
     assert code == 1 and data["legal"] is False
     assert "call 2 of '1C 9Z'" in str(data["error"]) and "cannot read call '9Z'" in str(
         data["error"])
+
+
+MINI = "tests/data/mini.bbx"
+
+
+def test_bid_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "bid", "--system", MINI, "--hand", "K432.AQ32.32.K32",
+                          "--auction", "1NT P", "--json")
+    assert code == 0
+    assert data["call"] == "2C" and data["forcing"] == "f1" and data["alert"] is True
+    assert data["fallback"] is False
+    code, data = run_json(capsys, "bid", "--system", MINI, "--hand", "AK2.QJ2.K432.Q32",
+                          "--option", "nt=strong", "--json")
+    assert data["call"] == "1NT"
+
+
+def test_explain_json_contract(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "explain", "--system", MINI, "--auction", "1NT P 2C P 2D",
+                          "--json")
+    assert code == 0
+    calls = data["calls"]
+    assert isinstance(calls, list) and [c["call"] for c in calls] == ["1NT", "P", "2C", "P",
+                                                                      "2D"]
+    assert set(calls[0]) >= {"seat", "call", "meaning", "forcing", "alert", "fallback"}
+    knowledge = data["knowledge"]
+    assert isinstance(knowledge, dict)
+    assert knowledge["N"]["hcp"] == [12, 14] and knowledge["N"]["H"] == [2, 3]
+
+
+def test_explain_with_two_systems(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "explain", "--ns", MINI, "--ew", "tests/data/mini.bbx",
+                          "--auction", "1C 1NT", "--json")
+    assert code == 0 and data["calls"][1]["fallback"] is False
+
+
+def test_lint_and_systems(capsys: pytest.CaptureFixture[str]) -> None:
+    code, data = run_json(capsys, "lint", "--system", MINI, "--json")
+    assert code == 0 and any(f["code"] == "hole" for f in data["findings"])
+    assert main(["systems"]) == 0
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["bid", "--system", "nosuch", "--hand", "AKQ2.J54.T9.8765"], "unknown system 'nosuch'"),
+    (["bid", "--system", MINI, "--hand", "AKQ2.J54.T9.8765", "--option", "nt=medium"],
+     "takes one of weak, strong"),
+    (["explain", "--system", MINI, "--auction", "1C 1C"], "insufficient"),
+    (["lint", "--system", "tests/data/broken.bbx"], "broken.bbx:3:3: error: cannot read call '1B'"),
+])
+def test_system_command_errors(argv: list[str], message: str) -> None:
+    proc = subprocess.run([sys.executable, "-m", "bidbox", *argv], capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 2 and message in proc.stderr and "Traceback" not in proc.stderr

@@ -12,9 +12,10 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bidbox.core import Auction, Hand, Seat, Vulnerability
+from bidbox.core import Auction, Hand, Seat, Side, Vulnerability
 from bidbox.errors import BidboxError
 from bidbox.evaluate import all_measures, evaluate_hand
+from bidbox.lang import System, SystemFileError, load_system, parse_options, shipped_systems
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -89,6 +90,122 @@ def cmd_auction(args: argparse.Namespace) -> int:
     return 0 if report["legal"] else 1
 
 
+# --- systems, bid, explain, lint ------------------------------------------------------
+def _systems_for(args: argparse.Namespace) -> dict[Side, System]:
+    """--system for both sides, or --ns / --ew for each; --option applies to every one."""
+    options = parse_options(getattr(args, "option", None))
+    cache: dict[str, System] = {}
+
+    def get(name: str) -> System:
+        if name not in cache:
+            cache[name] = load_system(name, options)
+        return cache[name]
+
+    default = getattr(args, "system", None)
+    ns = getattr(args, "ns", None) or default
+    ew = getattr(args, "ew", None) or getattr(args, "them", None) or default
+    if ns is None or ew is None:
+        raise BidboxError("name a system: --system NAME (or --ns NAME and --ew NAME)")
+    return {Side.NS: get(ns), Side.EW: get(ew)}
+
+
+def cmd_systems(args: argparse.Namespace) -> int:
+    shipped = shipped_systems()
+    if args.json:
+        _print_json([{"name": s.name, "title": s.title, "source": s.source,
+                      "file": s.path.name,
+                      "options": [{"name": n, "values": list(v), "description": d}
+                                  for n, v, d in s.options]} for s in shipped])
+        return 0
+    for s in shipped:
+        print(f"{s.name:<14} {s.title}")
+        print(f"{'':<14} source: {s.source}")
+        for name, values, description in s.options:
+            choices = f" = {' | '.join(values)}" if values else ""
+            print(f"{'':<14} option {name}{choices}: {description}")
+    return 0
+
+
+def _auction_arg(args: argparse.Namespace) -> Auction:
+    return Auction.parse(args.auction or "", Seat.parse(args.dealer), Vulnerability.parse(args.vul))
+
+
+def cmd_bid(args: argparse.Namespace) -> int:
+    from bidbox.engine import choose_call
+
+    systems = _systems_for(args)
+    hand = Hand.parse(args.hand)
+    auction = _auction_arg(args)
+    if auction.is_ended:
+        raise BidboxError(f"the auction '{auction}' has ended: there is no call to make")
+    result = choose_call(hand, auction, systems)
+    if args.json:
+        _print_json(result.to_json())
+        return 0
+    seat = auction.next_seat
+    flag = " (fallback)" if result.fallback else ""
+    forcing = f", {result.forcing}" if result.forcing else ""
+    alert = ", alert" if result.alert else ""
+    print(f"{seat} bids {result.call}{flag}: {result.meaning}{forcing}{alert}")
+    print(f"  why: {result.reason}")
+    return 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    from bidbox.engine import explain
+
+    systems = _systems_for(args)
+    explanation = explain(_auction_arg(args), systems)
+    if args.json:
+        _print_json(explanation.to_json())
+        return 0
+    print(f" #  seat call  {'meaning':<56} {'forcing':<18} alert")
+    for c in explanation.calls:
+        silent = c.call.kind.name == "PASS" and c.entry is None and not args.all
+        if silent:
+            continue
+        meaning = c.meaning + (" [fallback]" if c.fallback else "")
+        forcing = str(c.forcing) if c.forcing else ""
+        print(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} {meaning[:56]:<56} {forcing:<18} "
+              f"{'yes' if c.alert else 'no'}")
+        for extra in _wrap(meaning[56:], 56):
+            print(f"{'':<17}{extra}")
+        if c.denies:
+            print(f"{'':<17}(denies {', '.join(map(str, c.denies))})")
+        if c.note:
+            print(f"{'':<17}note: {c.note}")
+    print("Known now")
+    for seat, known in explanation.knowledge.items():
+        print(f"  {seat}: {known.summary()}")
+    return 0
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    return [text[i:i + width] for i in range(0, len(text), width)]
+
+
+def cmd_lint(args: argparse.Namespace) -> int:
+    from bidbox.verify import lint_system
+
+    try:
+        systems = _systems_for(args)
+    except SystemFileError as err:
+        if args.json:
+            _print_json({"errors": [{"message": d.message, "location": str(d.location)}
+                                    for d in err.diagnostics], "findings": []})
+            return 1
+        raise
+    findings = lint_system(systems[Side.NS])
+    if args.json:
+        _print_json({"errors": [], "findings": [f.to_json() for f in findings]})
+        return 0
+    for f in findings:
+        witness = f" e.g. {f.witness}" if f.witness else ""
+        print(f"{f.location}: {f.severity}: {f.code}: {f.message}{witness} [{f.method}]")
+    print(f"{len(findings)} finding(s)")
+    return 0
+
+
 # --- demo (make run) -----------------------------------------------------------
 def cmd_demo(args: argparse.Namespace) -> int:
     """What `make run` shows: a sample hand measured and a sample auction walked."""
@@ -118,6 +235,41 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--vul", default="none", help="none, ns, ew or both (default none)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_auction)
+
+    p = sub.add_parser("systems", help="the shipped systems and their options")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_systems)
+
+    def system_args(p: argparse.ArgumentParser, both_sides: bool) -> None:
+        p.add_argument("--system", help="a shipped system's name or a .bbx path")
+        if both_sides:
+            p.add_argument("--ns", help="North-South's system (default --system)")
+            p.add_argument("--ew", help="East-West's system (default --system)")
+        p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                       help="switch on a system option (repeatable)")
+        p.add_argument("--json", action="store_true")
+
+    def table_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--auction", default="", help='calls so far, e.g. "1C P"')
+        p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
+        p.add_argument("--vul", default="none", help="none, ns, ew or both (default none)")
+
+    p = sub.add_parser("bid", help="the call a system prescribes for a hand")
+    system_args(p, both_sides=False)
+    p.add_argument("--them", help="the opponents' system (default: the same)")
+    p.add_argument("--hand", required=True, help="PBN S.H.D.C of the seat to call")
+    table_args(p)
+    p.set_defaults(func=cmd_bid)
+
+    p = sub.add_parser("explain", help="what each call shows and what each seat holds")
+    system_args(p, both_sides=True)
+    table_args(p)
+    p.add_argument("--all", action="store_true", help="also show passes outside the system")
+    p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("lint", help="compile errors, unreachable calls, holes")
+    system_args(p, both_sides=False)
+    p.set_defaults(func=cmd_lint)
 
     p = sub.add_parser("demo", help="a short tour (what `make run` shows)")
     p.set_defaults(func=cmd_demo)

@@ -36,6 +36,8 @@ class Measure:
     per_suit: bool = False
     numeric: bool = True
     """Whether constraints may compare it with numbers (hcp 12-14) rather than name it."""
+    unit: float = 1.0
+    """What one step of the batch form is worth: Roman losers are counted in quarters."""
 
 
 _REGISTRY: dict[str, Measure] = {}
@@ -230,12 +232,12 @@ register(Measure("rule_of_20", "meets the Rule of 20 (rule_points >= 20)",
                  _as_bool, numeric=False))
 register(Measure("roman_losers", "Roman (Courtney) losers as the Canary notes count them",
                  lambda h: sum(_suits(h, hd.roman_losers_quarters)) / 4,
-                 lambda m: _sum_table("roman_quarters", m), _as_quarters))
+                 lambda m: _sum_table("roman_quarters", m), _as_quarters, unit=0.25))
 register(Measure("ltc", "losing trick count", lambda h: sum(_suits(h, hd.ltc_losers)),
                  lambda m: _sum_table("ltc", m), _as_int))
 register(Measure("quick_tricks", "quick tricks: AK 2, AQ 1.5, A 1, KQ 1, Kx 0.5",
                  lambda h: sum(_suits(h, hd.quick_tricks_halves)) / 2,
-                 lambda m: _sum_table("quick_halves", m), _as_halves))
+                 lambda m: _sum_table("quick_halves", m), _as_halves, unit=0.5))
 register(Measure("playing_tricks", "sum over suits of length less LTC losers",
                  lambda h: sum(_suits(h, hd.playing_tricks)),
                  lambda m: _sum_table("playing_tricks", m), _as_int))

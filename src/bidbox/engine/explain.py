@@ -1,0 +1,235 @@
+"""Explain an auction: what each call shows and what each seat is now known to hold.
+
+A call shows its own meaning and, by negative inference, that the hand did not fit
+any call the system would have tried first. A seat's knowledge is the conjunction of
+all that over its calls, measured exactly on the profile space when the meanings
+speak only of lengths, HCP and controls, and on dealt hands otherwise (said so).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
+
+import numpy as np
+
+from bidbox.core.auction import Auction
+from bidbox.core.calls import Call
+from bidbox.core.seats import Seat, Side
+from bidbox.engine.bidder import default_alert
+from bidbox.engine.fallback import FALLBACK_PASS_TEXT
+from bidbox.engine.features import Array, Features, HandFeatures
+from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.profiles import EXACT_MEASURES, profile_space
+from bidbox.engine.walk import candidates, walk
+from bidbox.evaluate import deal_batch, get_measure
+from bidbox.lang.constraints import Constraint, conjoin, disjoin, negate
+from bidbox.lang.system import CallEntry, Forcing, System
+
+SUIT_KEYS = ("S", "H", "D", "C")
+SAMPLE_DEALS = 100_000
+
+
+@dataclass(frozen=True)
+class CallExplanation:
+    index: int
+    seat: Seat
+    call: Call
+    entry: CallEntry | None
+    meaning: str
+    forcing: Forcing | None
+    alert: bool
+    fallback: bool
+    denies: tuple[Call, ...]  # higher-priority calls the hand did not fit
+    note: str | None
+
+    def to_json(self) -> dict[str, object]:
+        return {"seat": str(self.seat), "call": str(self.call), "meaning": self.meaning,
+                "forcing": None if self.forcing is None else self.forcing.value,
+                "alert": self.alert, "fallback": self.fallback,
+                "tags": list(self.entry.tags) if self.entry else [],
+                "shows": str(self.entry.shows) if self.entry else None,
+                "denies": [str(c) for c in self.denies], "note": self.note}
+
+
+@dataclass
+class SeatKnowledge:
+    ranges: dict[str, tuple[float, float]] = field(default_factory=dict)
+    flags: dict[str, str | list[str]] = field(default_factory=dict)
+    method: str = "exact"
+    consistent: bool = True
+    probability: float | None = None
+    shape: str | None = None
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {k: [_num(lo), _num(hi)] for k, (lo, hi) in self.ranges.items()}
+        out.update(self.flags)
+        if self.shape:
+            out["shape"] = self.shape
+        out["method"] = self.method
+        out["consistent"] = self.consistent
+        if self.probability is not None:
+            out["probability"] = round(self.probability, 6)
+        return out
+
+    def summary(self) -> str:
+        if not self.consistent:
+            return "inconsistent: no hand fits every call"
+        parts = []
+        if "hcp" in self.ranges:
+            lo, hi = self.ranges["hcp"]
+            parts.append(f"{_num(lo)}-{_num(hi)} HCP")
+        if self.shape:
+            parts.append(f"shape {self.shape}")
+        else:
+            for key in SUIT_KEYS:
+                lo, hi = self.ranges[key]
+                if (lo, hi) != (0, 13):
+                    parts.append(f"{_num(lo)}-{_num(hi)}{key}")
+        for key, (lo, hi) in self.ranges.items():
+            if key not in ("hcp", *SUIT_KEYS):
+                parts.append(f"{key} {_num(lo)}-{_num(hi)}")
+        return ", ".join(parts) + ("" if self.method == "exact" else f" ({self.method})")
+
+
+def _num(x: float) -> float | int:
+    return int(x) if float(x).is_integer() else float(x)
+
+
+@dataclass
+class Explanation:
+    auction: Auction
+    calls: list[CallExplanation]
+    knowledge: dict[Seat, SeatKnowledge]
+
+    def to_json(self) -> dict[str, object]:
+        return {"auction": str(self.auction), "dealer": str(self.auction.dealer),
+                "vul": str(self.auction.vul),
+                "calls": [c.to_json() for c in self.calls],
+                "knowledge": {str(s): k.to_json() for s, k in self.knowledge.items()}}
+
+
+def _alternatives(node_entries: list[CallEntry], chosen: CallEntry | None, auction: Auction,
+                  index: int) -> list[CallEntry]:
+    """The calls tried before the chosen one (all of them for a call outside the system)."""
+    before = Auction(auction.dealer, auction.vul, auction.calls[:index])
+    out = []
+    for e in node_entries:
+        if chosen is not None and e is chosen:
+            break
+        if before.is_legal(e.call):
+            out.append(e)
+    return out
+
+
+def explain(auction: Auction, systems: Mapping[Side, System]) -> Explanation:
+    calls, facts = _read_calls(auction, systems)
+    knowledge = {seat: measure_knowledge(facts[seat]) for seat in Seat}
+    return Explanation(auction, calls, knowledge)
+
+
+Facts = list[tuple[Constraint, TableContext]]
+
+
+def seat_facts(auction: Auction, systems: Mapping[Side, System]) -> dict[Seat, Facts]:
+    """Per seat, the constraints its calls have shown, each with its table context."""
+    return _read_calls(auction, systems)[1]
+
+
+def _read_calls(auction: Auction, systems: Mapping[Side, System]
+                ) -> tuple[list[CallExplanation], dict[Seat, Facts]]:
+    steps, _ = walk(auction, dict(systems))
+    calls: list[CallExplanation] = []
+    facts: dict[Seat, Facts] = {s: [] for s in Seat}
+    for step in steps:
+        entry = step.entry
+        note = None
+        if step.node is None:
+            denied: list[CallEntry] = []
+            note = (f"call {step.index + 1} ({step.call} by {step.seat}) is outside the system: "
+                    "its side's notes do not reach this auction")
+        else:
+            denied = _alternatives(candidates(step.node, step.context), entry, auction,
+                                   step.index)
+            if entry is None:
+                note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
+                        "here: read as the natural fallback")
+        negative = negate(disjoin([e.choose for e in denied])) if denied else None
+        parts = [c for c in (entry.shown if entry else None, negative) if c is not None]
+        if parts:
+            facts[step.seat].append((conjoin(parts), step.context))
+        if entry is not None:
+            meaning = entry.text()
+        elif step.call.kind.name == "PASS":
+            meaning = FALLBACK_PASS_TEXT
+        else:
+            meaning = "not in the system: natural"
+        calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,
+                                     entry.forcing if entry else None, default_alert(entry),
+                                     entry is None, tuple(e.call for e in denied), note))
+    return calls, facts
+
+
+@cache
+def sample_hands() -> HandFeatures:
+    """A fixed pool of dealt hands for measures the profile space cannot answer."""
+    deals = deal_batch(SAMPLE_DEALS, seed=20261201)
+    return HandFeatures(np.concatenate([deals.hands(s) for s in Seat]))
+
+
+def measure_knowledge(facts: list[tuple[Constraint, TableContext]]) -> SeatKnowledge:
+    """Ranges of HCP, suit lengths and every other constrained measure over fitting hands."""
+    used: set[str] = set()
+    for c, _ in facts:
+        used |= c.measures()
+    exact = used <= EXACT_MEASURES
+    space: Features = profile_space() if exact else sample_hands()
+    mask = np.ones(space.n, dtype=bool)
+    for c, ctx in facts:
+        mask &= compile_predicate(c)(space, ctx)
+    knowledge = SeatKnowledge(method="exact" if exact else f"sampled ({space.n:,} hands)")
+    if not mask.any():
+        knowledge.consistent = not facts
+        if facts:
+            return knowledge
+        mask = np.ones(space.n, dtype=bool)
+    if exact:
+        prob = profile_space().probability
+        knowledge.probability = float(prob[mask].sum())
+    else:
+        knowledge.probability = float(mask.mean())
+
+    def span(values: Array) -> tuple[float, float]:
+        return float(values.min()), float(values.max())
+
+    knowledge.ranges["hcp"] = span(space.value("hcp")[mask])
+    lengths = space.value("lengths")[mask]
+    for i, key in enumerate(SUIT_KEYS):
+        knowledge.ranges[key] = span(lengths[:, i])
+    if all(knowledge.ranges[k][0] == knowledge.ranges[k][1] for k in SUIT_KEYS):
+        knowledge.shape = "-".join(str(int(knowledge.ranges[k][0])) for k in SUIT_KEYS)
+    for name in sorted(used - {"hcp", "lengths", "context", "pattern", "shape"}):
+        measure = get_measure(name)
+        values = space.value(name)[mask]
+        if measure.per_suit:
+            if measure.numeric:
+                for i, key in enumerate(SUIT_KEYS):
+                    knowledge.ranges[f"{name}_{key}"] = span(values[:, i])
+            else:
+                verdicts = [_yes_no(values[:, i]) for i in range(4)]
+                if any(v != "maybe" for v in verdicts):
+                    knowledge.flags[name] = verdicts
+        elif measure.numeric:
+            knowledge.ranges[name] = span(values)
+        elif _yes_no(values) != "maybe":
+            knowledge.flags[name] = _yes_no(values)
+    return knowledge
+
+
+def _yes_no(values: Array) -> str:
+    if values.all():
+        return "yes"
+    if not values.any():
+        return "no"
+    return "maybe"

@@ -1,0 +1,146 @@
+"""Constraints compiled to predicates: functions of (features, table context) -> bool array.
+
+The same compiled predicate serves one hand (a batch of one), a million dealt hands,
+and the exact profile space, so the bidder, the simulator and the explainer cannot
+disagree about what a meaning means.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from bidbox.engine.features import Array, Features
+from bidbox.lang.constraints import (
+    Always,
+    And,
+    Constraint,
+    Context,
+    Flag,
+    Longest,
+    MeasureRange,
+    NameRef,
+    Not,
+    Or,
+    PatternIs,
+    ShapeIs,
+    SuitCompare,
+    SuitFlag,
+    SuitRange,
+    suit_index,
+)
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What the table tells a hand beyond its cards when it calls."""
+
+    seat: int  # 1 = dealer ... 4
+    vul: bool
+    they_vul: bool
+    passed: bool  # this hand has passed before (a passed hand)
+
+
+Predicate = Callable[[Features, TableContext], Array]
+_OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
+        "==": operator.eq}
+_EPS = 1e-9
+
+
+def _range(values: Array, lo: float | None, hi: float | None) -> Array:
+    out = np.ones(values.shape[0], dtype=bool)
+    if lo is not None:
+        out &= values >= lo - _EPS
+    if hi is not None:
+        out &= values <= hi + _EPS
+    return out
+
+
+def context_value(c: Context, ctx: TableContext) -> bool:
+    if c.kind == "seat":
+        return ctx.seat in c.seats
+    return {
+        "vul": ctx.vul, "nonvul": not ctx.vul, "they_vul": ctx.they_vul,
+        "they_nonvul": not ctx.they_vul, "fav": not ctx.vul and ctx.they_vul,
+        "unfav": ctx.vul and not ctx.they_vul, "passed": ctx.passed,
+        "unpassed": not ctx.passed,
+    }[c.kind]
+
+
+@cache
+def compile_predicate(c: Constraint) -> Predicate:
+    """The predicate of a bound constraint (no free suit variables, no names)."""
+    if isinstance(c, Always):
+        value = c.value
+        return lambda f, ctx: np.full(f.n, value, dtype=bool)
+    if isinstance(c, And):
+        parts = [compile_predicate(i) for i in c.items]
+
+        def all_of(f: Features, ctx: TableContext) -> Array:
+            out = parts[0](f, ctx)
+            for p in parts[1:]:
+                if not out.any():
+                    break
+                out = out & p(f, ctx)
+            return out
+        return all_of
+    if isinstance(c, Or):
+        parts = [compile_predicate(i) for i in c.items]
+
+        def any_of(f: Features, ctx: TableContext) -> Array:
+            out = parts[0](f, ctx)
+            for p in parts[1:]:
+                out = out | p(f, ctx)
+            return out
+        return any_of
+    if isinstance(c, Not):
+        inner = compile_predicate(c.item)
+        return lambda f, ctx: ~inner(f, ctx)
+    if isinstance(c, MeasureRange):
+        name, lo, hi = c.measure, c.lo, c.hi
+        return lambda f, ctx: _range(f.value(name), lo, hi)
+    if isinstance(c, SuitRange):
+        name, col, lo, hi = c.measure, suit_index(c.suit), c.lo, c.hi
+        return lambda f, ctx: _range(f.value(name)[:, col], lo, hi)
+    if isinstance(c, Flag):
+        name = c.measure
+        return lambda f, ctx: f.value(name).astype(bool)
+    if isinstance(c, SuitFlag):
+        name, col = c.measure, suit_index(c.suit)
+        return lambda f, ctx: f.value(name)[:, col].astype(bool)
+    if isinstance(c, PatternIs):
+        codes = np.array([((p[0] * 14 + p[1]) * 14 + p[2]) * 14 + p[3] for p in c.patterns])
+        return lambda f, ctx: np.isin(f.value("pattern"), codes)
+    if isinstance(c, ShapeIs):
+        fixed = [(i, n) for i, n in enumerate(c.lengths) if n is not None]
+
+        def shape(f: Features, ctx: TableContext) -> Array:
+            lengths = f.value("lengths")
+            out = np.ones(f.n, dtype=bool)
+            for i, n in fixed:
+                out &= lengths[:, i] == n
+            return out
+        return shape
+    if isinstance(c, SuitCompare):
+        a, b, op = suit_index(c.left), suit_index(c.right), _OPS[c.op]
+        return lambda f, ctx: np.asarray(op(f.value("lengths")[:, a], f.value("lengths")[:, b]))
+    if isinstance(c, Longest):
+        col, strict = suit_index(c.suit), c.strict
+
+        def longest(f: Features, ctx: TableContext) -> Array:
+            lengths = f.value("lengths")
+            mine = lengths[:, col]
+            others = np.delete(lengths, col, axis=1).max(axis=1)
+            return np.asarray(mine > others if strict else mine >= others)
+        return longest
+    if isinstance(c, Context):
+        def table(f: Features, ctx: TableContext) -> Array:
+            return np.full(f.n, context_value(c, ctx), dtype=bool)
+        return table
+    if isinstance(c, NameRef):
+        raise ValueError(f"unresolved name '{c.name}' reached the engine")
+    raise TypeError(f"no predicate for {type(c).__name__}")

@@ -1,0 +1,444 @@
+"""The constraint language's syntax tree: what a call shows about the hand.
+
+Constraints are frozen values with a canonical ``__str__`` in the system language
+(so a printed constraint parses back) and ``describe()`` for people. Suits may be
+variables (M, oM, m, om, Z, Y) until the compiler binds them; a variable still free
+at the end means "some suit" and becomes a disjunction (4+M: 4+H or 4+S).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from bidbox.core.calls import Strain
+
+SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
+SUIT_VARIABLES = ("oM", "om", "M", "m", "Z", "Y")
+VARIABLE_NAMES = {"M": "a major", "oM": "the other major", "m": "a minor",
+                  "om": "the other minor", "Z": "a suit", "Y": "another suit"}
+
+
+def variable_values(var: str, binding: dict[str, str]) -> list[str]:
+    """The suits a variable may stand for, given the variables already bound."""
+    if var == "M":
+        return ["H", "S"]
+    if var == "m":
+        return ["C", "D"]
+    if var == "oM":
+        return [s for s in ("H", "S") if s != binding.get("M")]
+    if var == "om":
+        return [s for s in ("C", "D") if s != binding.get("m")]
+    if var == "Z":
+        return ["C", "D", "H", "S"]
+    if var == "Y":
+        return [s for s in ("C", "D", "H", "S") if s != binding.get("Z")]
+    raise KeyError(var)
+
+
+def suit_word(suit: str) -> str:
+    return SUIT_NAMES.get(suit) or VARIABLE_NAMES.get(suit, suit)
+
+
+def suit_index(suit: str) -> int:
+    """Column in hand arrays (S, H, D, C) of a bound suit."""
+    return Strain.parse(suit).suit_index
+
+
+def _fmt(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
+
+
+def range_text(lo: float | None, hi: float | None) -> str:
+    """'12-14', '12+', '<=7', '=5' in the language's own notation."""
+    if lo is not None and hi is not None:
+        return f"={_fmt(lo)}" if lo == hi else f"{_fmt(lo)}-{_fmt(hi)}"
+    if lo is not None:
+        return f"{_fmt(lo)}+"
+    if hi is not None:
+        return f"<={_fmt(hi)}"
+    return "any"
+
+
+def range_words(lo: float | None, hi: float | None) -> str:
+    if lo is not None and hi is not None:
+        return _fmt(lo) if lo == hi else f"{_fmt(lo)}-{_fmt(hi)}"
+    if lo is not None:
+        return f"{_fmt(lo)}+"
+    if hi is not None:
+        return f"at most {_fmt(hi)}"
+    return "any"
+
+
+class Constraint:
+    """Base of every constraint node."""
+
+    precedence: ClassVar[int] = 3  # 1 or, 2 and, 3 atoms (for parenthesising)
+
+    def describe(self) -> str:
+        return str(self)
+
+    def children(self) -> tuple[Constraint, ...]:
+        return ()
+
+    def suits(self) -> set[str]:
+        """Suit names and variables mentioned."""
+        out: set[str] = set()
+        for child in self.children():
+            out |= child.suits()
+        return out
+
+    def measures(self) -> set[str]:
+        """Registry measure names (and 'context') this constraint reads."""
+        out: set[str] = set()
+        for child in self.children():
+            out |= child.measures()
+        return out
+
+
+@dataclass(frozen=True)
+class Always(Constraint):
+    value: bool = True
+
+    def __str__(self) -> str:
+        return "any" if self.value else "none"
+
+    def describe(self) -> str:
+        return "any hand" if self.value else "no hand"
+
+
+ANY = Always(True)
+NOTHING = Always(False)
+
+
+@dataclass(frozen=True)
+class And(Constraint):
+    items: tuple[Constraint, ...]
+    precedence: ClassVar[int] = 2
+
+    def children(self) -> tuple[Constraint, ...]:
+        return self.items
+
+    def __str__(self) -> str:
+        return ", ".join(_wrap(c, 2) for c in self.items)
+
+    def describe(self) -> str:
+        return ", ".join(_wrap_words(c, 2) for c in self.items)
+
+
+@dataclass(frozen=True)
+class Or(Constraint):
+    items: tuple[Constraint, ...]
+    precedence: ClassVar[int] = 1
+
+    def children(self) -> tuple[Constraint, ...]:
+        return self.items
+
+    def __str__(self) -> str:
+        return " | ".join(_wrap(c, 1) for c in self.items)
+
+    def describe(self) -> str:
+        return "; or ".join(_wrap_words(c, 1) for c in self.items)
+
+
+@dataclass(frozen=True)
+class Not(Constraint):
+    item: Constraint
+
+    def children(self) -> tuple[Constraint, ...]:
+        return (self.item,)
+
+    def __str__(self) -> str:
+        return f"not {_wrap(self.item, 3)}"
+
+    def describe(self) -> str:
+        return f"not {_wrap_words(self.item, 3)}"
+
+
+def _wrap(c: Constraint, outer: int) -> str:
+    return f"({c})" if c.precedence < outer or (outer == 3 and c.precedence < 3) else str(c)
+
+
+def _wrap_words(c: Constraint, outer: int) -> str:
+    text = c.describe()
+    return f"({text})" if c.precedence < outer else text
+
+
+@dataclass(frozen=True)
+class MeasureRange(Constraint):
+    """A numeric hand measure within an inclusive range: ``hcp 12-14``."""
+
+    measure: str
+    lo: float | None
+    hi: float | None
+
+    def measures(self) -> set[str]:
+        return {self.measure}
+
+    def __str__(self) -> str:
+        return f"{self.measure} {range_text(self.lo, self.hi)}"
+
+    def describe(self) -> str:
+        label = {"hcp": "HCP", "roman_losers": "Roman losers", "ltc": "losers (LTC)",
+                 "quick_tricks": "quick tricks", "playing_tricks": "playing tricks",
+                 "rule_points": "rule points"}.get(self.measure, self.measure)
+        return f"{range_words(self.lo, self.hi)} {label}"
+
+
+@dataclass(frozen=True)
+class SuitRange(Constraint):
+    """A per-suit measure within a range; for lengths written ``4+H``, ``1-3C``, ``=4S``."""
+
+    measure: str
+    suit: str
+    lo: float | None
+    hi: float | None
+
+    def suits(self) -> set[str]:
+        return {self.suit}
+
+    def measures(self) -> set[str]:
+        return {self.measure}
+
+    def __str__(self) -> str:
+        if self.measure == "lengths":
+            if self.lo is not None and self.hi is None:
+                return f"{_fmt(self.lo)}+{self.suit}"
+            if self.lo is None and self.hi is not None:
+                return f"0-{_fmt(self.hi)}{self.suit}"
+            return f"{range_text(self.lo, self.hi)}{self.suit}"
+        return f"{self.measure}({self.suit}) {range_text(self.lo, self.hi)}"
+
+    def describe(self) -> str:
+        if self.measure == "lengths":
+            return f"{range_words(self.lo, self.hi)} {suit_word(self.suit)}"
+        label = {"suit_hcp": "HCP in", "top_honours": "of the top three honours in"}.get(
+            self.measure, f"{self.measure} in")
+        return f"{range_words(self.lo, self.hi)} {label} {suit_word(self.suit)}"
+
+
+@dataclass(frozen=True)
+class Flag(Constraint):
+    """A yes/no hand measure: ``balanced``, ``two_suited``, ``rule_of_18``."""
+
+    measure: str
+
+    def measures(self) -> set[str]:
+        return {self.measure}
+
+    def __str__(self) -> str:
+        return self.measure
+
+    def describe(self) -> str:
+        return self.measure.replace("_", " ").replace("rule of", "Rule of")
+
+
+@dataclass(frozen=True)
+class SuitFlag(Constraint):
+    """A yes/no per-suit measure: ``stoppers(H)``, ``solid(S)``, ``semi_solid(M)``."""
+
+    measure: str
+    suit: str
+
+    def suits(self) -> set[str]:
+        return {self.suit}
+
+    def measures(self) -> set[str]:
+        return {self.measure}
+
+    def __str__(self) -> str:
+        return f"{self.measure}({self.suit})"
+
+    def describe(self) -> str:
+        word = {"stoppers": "a stopper in", "solid": "solid", "semi_solid": "semi-solid"}.get(
+            self.measure, self.measure)
+        if self.measure == "stoppers":
+            return f"{word} {suit_word(self.suit)}"
+        return f"{word} {suit_word(self.suit)}"
+
+
+@dataclass(frozen=True)
+class PatternIs(Constraint):
+    """The hand pattern (lengths longest first) is one of these: ``pattern 4432 5332``."""
+
+    patterns: tuple[tuple[int, int, int, int], ...]
+
+    def measures(self) -> set[str]:
+        return {"lengths"}
+
+    def __str__(self) -> str:
+        return "pattern " + " ".join("".join(map(str, p)) for p in self.patterns)
+
+    def describe(self) -> str:
+        return "pattern " + " or ".join("".join(map(str, p)) for p in self.patterns)
+
+
+@dataclass(frozen=True)
+class ShapeIs(Constraint):
+    """The exact shape S-H-D-C, with None for 'any length': ``shape 4-4-x-x``."""
+
+    lengths: tuple[int | None, int | None, int | None, int | None]
+
+    def measures(self) -> set[str]:
+        return {"lengths"}
+
+    def __str__(self) -> str:
+        return "shape " + "-".join("x" if n is None else str(n) for n in self.lengths)
+
+    def describe(self) -> str:
+        return "exactly " + "-".join("x" if n is None else str(n) for n in self.lengths)
+
+
+@dataclass(frozen=True)
+class SuitCompare(Constraint):
+    """Length comparison between two suits: ``H > S``, ``D >= C``."""
+
+    left: str
+    op: str
+    right: str
+
+    def suits(self) -> set[str]:
+        return {self.left, self.right}
+
+    def measures(self) -> set[str]:
+        return {"lengths"}
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+    def describe(self) -> str:
+        words = {">": "longer than", ">=": "at least as long as", "==": "as long as",
+                 "<": "shorter than", "<=": "no longer than"}[self.op]
+        return f"{suit_word(self.left)} {words} {suit_word(self.right)}"
+
+
+@dataclass(frozen=True)
+class Longest(Constraint):
+    """The suit is a longest suit (``longest(H)``); ``strict`` forbids a tie."""
+
+    suit: str
+    strict: bool = False
+
+    def suits(self) -> set[str]:
+        return {self.suit}
+
+    def measures(self) -> set[str]:
+        return {"lengths"}
+
+    def __str__(self) -> str:
+        return f"{'strictly_longest' if self.strict else 'longest'}({self.suit})"
+
+    def describe(self) -> str:
+        return f"{suit_word(self.suit)} {'strictly ' if self.strict else ''}longest"
+
+
+CONTEXT_WORDS = {
+    "vul": "vulnerable", "nonvul": "not vulnerable", "they_vul": "opponents vulnerable",
+    "they_nonvul": "opponents not vulnerable", "fav": "favourable vulnerability",
+    "unfav": "unfavourable vulnerability", "passed": "a passed hand",
+    "unpassed": "not a passed hand",
+}
+
+
+@dataclass(frozen=True)
+class Context(Constraint):
+    """A condition on the table, not the hand: vulnerability, seat, passed hand.
+
+    ``kind`` is one of CONTEXT_WORDS or 'seat' (with ``seats``, 1 = dealer).
+    """
+
+    kind: str
+    seats: tuple[int, ...] = ()
+
+    def measures(self) -> set[str]:
+        return {"context"}
+
+    def __str__(self) -> str:
+        if self.kind == "seat":
+            first, last = self.seats[0], self.seats[-1]
+            return f"seat {first}" if first == last else f"seat {first}-{last}"
+        return self.kind
+
+    def describe(self) -> str:
+        if self.kind == "seat":
+            return "in seat " + " or ".join(map(str, self.seats))
+        return CONTEXT_WORDS[self.kind]
+
+
+@dataclass(frozen=True)
+class NameRef(Constraint):
+    """A reference to a ``def`` (named hand class); the compiler replaces it."""
+
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def conjoin(items: list[Constraint]) -> Constraint:
+    """And of the items, flattening and dropping 'any'."""
+    flat: list[Constraint] = []
+    for c in items:
+        if isinstance(c, And):
+            flat.extend(c.items)
+        elif c != ANY:
+            flat.append(c)
+    if any(c == NOTHING for c in flat):
+        return NOTHING
+    if not flat:
+        return ANY
+    return flat[0] if len(flat) == 1 else And(tuple(flat))
+
+
+def disjoin(items: list[Constraint]) -> Constraint:
+    flat: list[Constraint] = []
+    for c in items:
+        if isinstance(c, Or):
+            flat.extend(c.items)
+        elif c != NOTHING:
+            flat.append(c)
+    if any(c == ANY for c in flat):
+        return ANY
+    if not flat:
+        return NOTHING
+    return flat[0] if len(flat) == 1 else Or(tuple(flat))
+
+
+def negate(c: Constraint) -> Constraint:
+    if isinstance(c, Not):
+        return c.item
+    if isinstance(c, Always):
+        return Always(not c.value)
+    return Not(c)
+
+
+def substitute(c: Constraint, binding: dict[str, str]) -> Constraint:
+    """Replace bound suit variables; free variables become a disjunction over their values."""
+    c = _subst(c, binding)
+    free = [v for v in SUIT_VARIABLES if v in c.suits()]
+    if not free:
+        return c
+    var = free[0]
+    options = [substitute(c, {**binding, var: s}) for s in variable_values(var, binding)]
+    return disjoin(options)
+
+
+def _subst(c: Constraint, b: dict[str, str]) -> Constraint:
+    def s(x: str) -> str:
+        return b.get(x, x)
+
+    if isinstance(c, And):
+        return conjoin([_subst(i, b) for i in c.items])
+    if isinstance(c, Or):
+        return disjoin([_subst(i, b) for i in c.items])
+    if isinstance(c, Not):
+        return negate(_subst(c.item, b))
+    if isinstance(c, SuitRange):
+        return SuitRange(c.measure, s(c.suit), c.lo, c.hi)
+    if isinstance(c, SuitFlag):
+        return SuitFlag(c.measure, s(c.suit))
+    if isinstance(c, SuitCompare):
+        return SuitCompare(s(c.left), c.op, s(c.right))
+    if isinstance(c, Longest):
+        return Longest(s(c.suit), c.strict)
+    return c

@@ -1,0 +1,72 @@
+"""Finding and loading systems: a shipped system by name, or a system file by path."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from bidbox.errors import BidboxError, did_you_mean
+from bidbox.lang.compiler import compile_text
+from bidbox.lang.parser import parse_document
+from bidbox.lang.system import System
+
+
+class UnknownSystemError(BidboxError):
+    """A --system argument that is neither a shipped system nor a readable file."""
+
+
+def shipped_dir() -> Path:
+    return Path(str(resources.files("bidbox") / "systems"))
+
+
+@dataclass(frozen=True)
+class ShippedSystem:
+    name: str
+    title: str
+    source: str
+    path: Path
+    options: tuple[tuple[str, tuple[str, ...], str], ...]
+
+
+def shipped_systems() -> list[ShippedSystem]:
+    """Every system file shipped with bidbox (modules-only files are left out)."""
+    out = []
+    for path in sorted(shipped_dir().glob("*.bbx")):
+        doc = parse_document(path.read_text(encoding="utf-8"), str(path))
+        if not doc.name:
+            continue  # a file of shared modules
+        out.append(ShippedSystem(doc.name, doc.title, doc.source, path,
+                                 tuple((n, v, d) for n, v, d, _ in doc.options)))
+    return out
+
+
+def system_path(name_or_path: str) -> Path:
+    """The file of a shipped system's name, or the given path if it is a file."""
+    candidate = Path(name_or_path)
+    if candidate.suffix == ".bbx" or candidate.exists():
+        if not candidate.is_file():
+            raise UnknownSystemError(f"no system file '{name_or_path}'")
+        return candidate
+    shipped = {s.name: s.path for s in shipped_systems()}
+    if name_or_path in shipped:
+        return shipped[name_or_path]
+    raise UnknownSystemError(f"unknown system '{name_or_path}'"
+                             f"{did_you_mean(name_or_path, shipped)}; shipped: "
+                             f"{', '.join(sorted(shipped)) or 'none'} (or give a .bbx path)")
+
+
+def load_system(name_or_path: str, options: Mapping[str, str | bool] | None = None) -> System:
+    """Compile a shipped system or a system file with the given options."""
+    path = system_path(name_or_path)
+    return compile_text(path.read_text(encoding="utf-8"), str(path), options)
+
+
+def parse_options(items: list[str] | None) -> dict[str, str | bool]:
+    """CLI '--option NAME' / '--option NAME=VALUE' into a mapping."""
+    out: dict[str, str | bool] = {}
+    for item in items or []:
+        name, sep, value = item.partition("=")
+        out[name.strip()] = value.strip() if sep else True
+    return out

@@ -1,0 +1,171 @@
+"""The compiled system: a tree of auction nodes, each with its calls and their meanings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from bidbox.core.calls import Call
+from bidbox.lang.constraints import ANY, Constraint, conjoin
+from bidbox.lang.diagnostics import Location
+
+
+class Forcing(Enum):
+    """How far a call obliges partner to keep bidding."""
+
+    NONFORCING = "nf"
+    INVITATIONAL = "inv"
+    FORCING = "f1"
+    GAME_FORCING = "gf"
+    SIGNOFF = "signoff"
+    PASS_OR_CORRECT = "poc"
+
+    def __str__(self) -> str:
+        return {"nf": "non-forcing", "inv": "invitational", "f1": "forcing one round",
+                "gf": "game forcing", "signoff": "sign-off",
+                "poc": "pass or correct"}[self.value]
+
+    @property
+    def is_forcing(self) -> bool:
+        return self in (Forcing.FORCING, Forcing.GAME_FORCING)
+
+
+FORCING_WORDS = {
+    "nf": Forcing.NONFORCING, "nonforcing": Forcing.NONFORCING, "non-forcing": Forcing.NONFORCING,
+    "inv": Forcing.INVITATIONAL, "invitational": Forcing.INVITATIONAL,
+    "f1": Forcing.FORCING, "forcing": Forcing.FORCING, "f": Forcing.FORCING,
+    "gf": Forcing.GAME_FORCING, "game-forcing": Forcing.GAME_FORCING,
+    "so": Forcing.SIGNOFF, "signoff": Forcing.SIGNOFF, "sign-off": Forcing.SIGNOFF,
+    "poc": Forcing.PASS_OR_CORRECT, "pass-or-correct": Forcing.PASS_OR_CORRECT,
+}
+
+TAGS = frozenset({
+    "artificial", "natural", "relay", "ask", "answer", "transfer", "puppet", "control",
+    "cue", "preempt", "conventional", "stayman", "blackwood", "gerber", "takeout", "penalty",
+    "negative", "waiting", "splinter", "michaels", "unusual", "limit", "strong", "weak",
+    "canape", "raise", "cuebid", "optional", "lead-directing", "competitive", "balancing",
+    "two-suited", "quantitative", "keycard", "fourth-suit", "baron", "denial", "step",
+    "sign-off", "game-try", "opening", "overcall", "jump", "fit", "multi", "forcing-pass",
+})
+"""Tags a call may carry; ``transfer(H)`` style tags name a suit."""
+
+
+@dataclass(frozen=True)
+class OptionDecl:
+    """A named partnership option: on/off, or one of several values (first is default)."""
+
+    name: str
+    values: tuple[str, ...]  # () for an on/off option
+    description: str
+    location: Location
+
+    @property
+    def default(self) -> str | bool:
+        return self.values[0] if self.values else False
+
+
+@dataclass
+class CallEntry:
+    """One call at a node and its meaning."""
+
+    call: Call
+    shows: Constraint
+    requires: Constraint | None
+    guard: Constraint  # table context (seat, vulnerability) under which this entry applies
+    forcing: Forcing | None
+    tags: tuple[str, ...]
+    alert: bool | None  # as written; None means: let the rules decide
+    description: str | None
+    priority: int
+    order: int
+    location: Location
+    node: Node
+    auction: tuple[Call, ...]  # the calls up to and including this one (implicit passes in)
+
+    @property
+    def choose(self) -> Constraint:
+        """What a hand needs for the bidder to choose this call."""
+        return conjoin([self.guard, self.requires if self.requires is not None else self.shows])
+
+    @property
+    def shown(self) -> Constraint:
+        """What the call tells partner and opponents (before negative inference)."""
+        return conjoin([self.guard, self.shows])
+
+    @property
+    def is_artificial(self) -> bool:
+        return "artificial" in self.tags or "relay" in self.tags or any(
+            t.startswith("transfer") for t in self.tags)
+
+    def text(self) -> str:
+        """The description as written, or one generated from the constraint."""
+        if self.description:
+            return self.description
+        return self.shows.describe() if self.shows != ANY else "any hand"
+
+
+@dataclass
+class OppEntry:
+    """An opponents' call (or wildcard) after which our side's methods continue."""
+
+    pattern: str  # a canonical call like "1H", or a wildcard: "any", "bid"
+    call: Call | None
+    location: Location
+    node: Node
+
+    def matches(self, call: Call) -> bool:
+        if self.call is not None:
+            return self.call == call
+        if self.pattern == "any":
+            return call.kind.name != "PASS"
+        if self.pattern == "bid":
+            return call.is_bid
+        return False
+
+
+@dataclass
+class Node:
+    """A point in our side's auction tree: the calls we may make next."""
+
+    auction: tuple[Call, ...]  # actual calls so far, implicit opponents' passes included
+    ours_last: bool  # whether the last call in ``auction`` was ours
+    label: str = ""  # the tree path as written: opponents' calls in parentheses
+    calls: list[CallEntry] = field(default_factory=list)
+    opp: list[OppEntry] = field(default_factory=list)
+
+    def ordered(self) -> list[CallEntry]:
+        """Calls in the order the bidder tries them: higher priority first, then file order."""
+        return sorted(self.calls, key=lambda e: (-e.priority, e.order))
+
+    def opp_child(self, call: Call) -> OppEntry | None:
+        exact = [o for o in self.opp if o.call is not None and o.matches(call)]
+        if exact:
+            return exact[0]
+        wild = [o for o in self.opp if o.call is None and o.matches(call)]
+        return wild[0] if wild else None
+
+    def walk(self) -> list[Node]:
+        out = [self]
+        for entry in self.calls:
+            out.extend(entry.node.walk())
+        for opp in self.opp:
+            out.extend(opp.node.walk())
+        return out
+
+
+@dataclass
+class System:
+    """A compiled bidding system with the options it was compiled for."""
+
+    name: str
+    title: str
+    source: str
+    file: str
+    options: dict[str, OptionDecl]
+    selected: dict[str, str | bool]
+    root: Node
+    notes: dict[str, str]
+    fallback: str = "natural"
+
+    def nodes(self) -> list[Node]:
+        return self.root.walk()

@@ -1,0 +1,72 @@
+"""Every mistake in a system file is reported as file:line:col, all at once."""
+
+from __future__ import annotations
+
+import pytest
+
+from bidbox.lang import OptionError, SystemFileError, compile_text
+
+
+def problems(text: str) -> list[str]:
+    with pytest.raises(SystemFileError) as info:
+        compile_text(text, "bad.bbx")
+    return [f"{d.location.line}:{d.location.col} {d.message}" for d in info.value.diagnostics]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("1NT hcpp 15-17", "1:5 unknown measure 'hcpp' (did you mean 'hcp'?)"),
+    ("1NT weak_nt", "1:5 unknown measure or name 'weak_nt'"),
+    ("1NT hcp 17-15", "1:9 impossible range '17-15'"),
+    ("1H hcp 12+\n  1D hcp 6+", "2:3 1D is not legal after '1H P': insufficient"),
+    ("1H hcp 12+\n  XX hcp 6+", "2:3 XX is not legal after '1H P'"),
+    ("1H hcp 12+\n1H hcp 15+", "2:1 1H is defined twice at this point (also at line 1)"),
+    ("1H hcp 12+\n  2H hcp 6-9\n 2S hcp 6-9", "3:2 bad indentation"),
+    ("1H hcp 12+ [artifical]", "1:13 unknown attribute 'artifical' (did you mean 'artificial'?)"),
+    ("1H 5H", "1:4 '5H' is ambiguous: write 5+H (at least) or =5H (exactly)"),
+    ("1H 14+H", "1:4 impossible length '14+H'"),
+    ("1H pattern 4333 5430", "1:17 impossible pattern '5430'"),
+    ("1H\n  use stayman", "2:7 unknown module 'stayman'"),
+    ("1Q hcp 12+", "1:1 cannot read call '1Q'"),
+    ("(1H)\n  (2H) hcp 6+", "2:3 two opponents' calls in a row"),
+    ("1H hcp 12+ [if five-card]", "1:16 unknown option 'five-card'"),
+    ("def a = b\ndef b = a\n1H a", "defined in terms of itself"),
+    ("1H hcp 12+ \"x\" 4+H", "a description must come after the constraint"),
+    ("\t1H hcp 12+", "1:1 indent with spaces, not tabs"),
+    ("1H +", "1:4 unexpected character '+'"),
+])
+def test_each_mistake_names_its_place(text: str, expected: str) -> None:
+    found = problems(text)
+    assert any(expected in p for p in found), found
+
+
+def test_all_mistakes_of_a_file_are_reported_together() -> None:
+    text = "1C hcpp 12+\n1D hcp 20-10\n1H hcp 12+\n  1C hcp 6+\n1S hcp 12+ [gff]\n"
+    found = problems(text)
+    assert [p.split(":")[0] for p in found] == ["1", "2", "4", "5"]
+
+
+def test_error_text_quotes_the_line_with_a_caret() -> None:
+    with pytest.raises(SystemFileError) as info:
+        compile_text("1NT  hcpp 15-17\n", "demo.bbx")
+    text = str(info.value)
+    assert "demo.bbx:1:6: error: unknown measure 'hcpp' (did you mean 'hcp'?)" in text
+    assert "    1NT  hcpp 15-17\n         ^" in text
+
+
+def test_module_errors_name_the_module_and_its_use() -> None:
+    text = "module m(S)\n  2{S} hcp 6+\n    3Q x\n1C hcp 12+\n  use m(H)\n"
+    found = problems(text)
+    assert any("cannot read call '3Q'" in p and p.startswith("3:") for p in found), found
+
+
+def test_unknown_option_is_refused_with_the_choices() -> None:
+    with pytest.raises(OptionError, match="did you mean 'five-card-majors'"):
+        compile_text("option five-card-majors \"x\"\n1H hcp 12+\n", "x.bbx",
+                     {"five-card-major": True})
+    with pytest.raises(OptionError, match="takes one of weak, strong"):
+        compile_text("option nt = weak | strong\n1H hcp 12+\n", "x.bbx", {"nt": "medium"})
+
+
+def test_includes_stay_beside_the_file(tmp_path: object) -> None:
+    found = problems('include "../etc/passwd"\n1H hcp 12+\n')
+    assert any("only files beside the system file" in p for p in found), found
