@@ -17,8 +17,8 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS, Call, CallKind
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.fallback import fallback_bid, partner_forced
-from bidbox.engine.features import Array, HandFeatures, SubFeatures
-from bidbox.engine.predicates import compile_predicate
+from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
+from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import candidates, step_ours, step_theirs, table_context
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.system import CallEntry, Node, System
@@ -95,18 +95,12 @@ def _choose(group: _Group, features: dict[Seat, HandFeatures], silent: Side | No
     node = group.nodes[seat.side]
     ctx = table_context(auction, len(auction.calls))
     hands: SubFeatures = features[seat].take(group.index)
-    remaining = np.ones(len(group.index), dtype=bool)
     out: list[tuple[Call, Array, CallEntry | None, bool]] = []
+    remaining = np.ones(len(group.index), dtype=bool)
     if node is not None:
-        for entry in candidates(node, ctx):
-            if not remaining.any():
-                break
-            if not auction.is_legal(entry.call):
-                continue
-            hit = remaining & compile_predicate(entry.choose)(hands, ctx)
-            if hit.any():
-                out.append((entry.call, group.index[hit], entry, False))
-                remaining &= ~hit
+        for entry, hit in choose_at_node(node, hands, ctx, auction):
+            out.append((entry.call, group.index[hit], entry, False))
+            remaining &= ~hit
     if remaining.any():
         rest = group.index[remaining]
         if partner_forced(auction, group.last_entry[seat.partner]):
@@ -120,6 +114,24 @@ def _choose(group: _Group, features: dict[Seat, HandFeatures], silent: Side | No
                 out.append((call, rest[keys == key], None, True))
         else:
             out.append((PASS, rest, None, True))
+    return out
+
+
+def choose_at_node(node: Node, hands: Features, ctx: TableContext, auction: Auction
+                   ) -> list[tuple[CallEntry, Array]]:
+    """For each call at ``node``, the hands (a bool mask) that choose it: priority order,
+    first fitting meaning wins. Hands in no mask have no call here (the fallback's)."""
+    remaining = np.ones(hands.n, dtype=bool)
+    out: list[tuple[CallEntry, Array]] = []
+    for entry in candidates(node, ctx):
+        if not remaining.any():
+            break
+        if not auction.is_legal(entry.call):
+            continue
+        hit = remaining & compile_predicate(entry.choose)(hands, ctx)
+        if hit.any():
+            out.append((entry, hit))
+            remaining &= ~hit
     return out
 
 
