@@ -10,12 +10,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from bidbox.core import Auction, Hand, Seat, Side, Vulnerability
-from bidbox.errors import BidboxError
+from bidbox.core import Auction, Call, Hand, Seat, Side, Vulnerability
+from bidbox.errors import BidboxError, did_you_mean
 from bidbox.evaluate import all_measures, evaluate_hand
 from bidbox.lang import System, SystemFileError, load_system, parse_options, shipped_systems
+from bidbox.rules import AlertDecision, Regulation
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -139,8 +141,13 @@ def cmd_bid(args: argparse.Namespace) -> int:
     if auction.is_ended:
         raise BidboxError(f"the auction '{auction}' has ended: there is no call to make")
     result = choose_call(hand, auction, systems)
+    decision = _bid_alert(auction, result.call, systems, _regulation(args))
+    result = replace(result, alert=decision.alert)
     if args.json:
-        _print_json(result.to_json())
+        data = result.to_json()
+        data["alert_rule"] = f"{decision.rule} ({decision.section})"
+        data["stop_card"] = decision.stop_card
+        _print_json(data)
         return 0
     seat = auction.next_seat
     flag = " (fallback)" if result.fallback else ""
@@ -151,23 +158,103 @@ def cmd_bid(args: argparse.Namespace) -> int:
     return 0
 
 
+def _regulation(args: argparse.Namespace) -> Regulation:
+    from bidbox.rules import REGULATIONS
+
+    name = getattr(args, "regulation", "sbu") or "sbu"
+    if name not in REGULATIONS:
+        raise BidboxError(f"unknown regulation '{name}'{did_you_mean(name, REGULATIONS)}; "
+                          f"known: {', '.join(REGULATIONS)}")
+    return REGULATIONS[name]
+
+
+def _bid_alert(auction: Auction, call: Call, systems: dict[Side, System],
+               regulation: Regulation) -> AlertDecision:
+    """The regulation's alert decision for ``call`` made next in ``auction``."""
+    from bidbox.engine import explain
+    from bidbox.rules import decide_alerts
+
+    return decide_alerts(explain(auction.add(call), systems), regulation)[-1]
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    systems = _systems_for(args)
+    report = _regulation(args).check(systems[Side.NS])
+    level = args.level
+    if args.json:
+        _print_json(report.to_json(level))
+        return 0
+    verdict = report.verdict
+    print(f"{report.system} under {report.regulation.upper()}: "
+          f"{'level ' + str(verdict) if verdict else 'not permitted at any level'}")
+    shown = report.findings if level is None else report.violations(level)
+    for f in shown:
+        where = f"{f.auction} {f.call}".strip()
+        lvl = f"level {f.level}" if f.level else "no level"
+        witness = f" e.g. {f.witness}" if f.witness else ""
+        print(f"  {where:<16} {lvl:<9} {f.rule} ({f.section}): {f.message}{witness}")
+    if level is not None:
+        ok = not shown
+        print(f"permitted at level {level}: {'yes' if ok else 'no'}")
+        return 0 if ok else 1
+    return 0
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    from bidbox.rules.card import convention_card
+
+    systems = _systems_for(args)
+    card = convention_card(systems[Side.NS], _regulation(args))
+    if args.json:
+        _print_json(card)
+        return 0
+    print(card["title"])
+    for section in ("basic", "unusual", "alertable", "leads", "signals", "discards"):
+        value = card.get(section)
+        if not value:
+            continue
+        print(f"\n{section.upper()}")
+        if isinstance(value, list):
+            for item in value:
+                print(f"  - {item if isinstance(item, str) else _card_row(item)}")
+        else:
+            print(f"  {value}")
+    return 0
+
+
+def _card_row(item: dict[str, str]) -> str:
+    return f"{item['auction']}: {item['meaning']} [{item['rule']}]"
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     from bidbox.engine import explain
+    from bidbox.rules import decide_alerts
 
     systems = _systems_for(args)
     explanation = explain(_auction_arg(args), systems)
+    decisions = decide_alerts(explanation, _regulation(args))
     if args.json:
-        _print_json(explanation.to_json())
+        data = explanation.to_json()
+        for row, decision in zip(data["calls"], decisions, strict=True):  # type: ignore[call-overload]
+            row["alert"] = decision.alert
+            row["alert_rule"] = f"{decision.rule} ({decision.section})"
+            row["alert_reason"] = decision.reason
+            row["alert_override"] = decision.override
+            row["stop_card"] = decision.stop_card
+        _print_json(data)
         return 0
     print(f" #  seat call  {'meaning':<56} {'forcing':<18} alert")
-    for c in explanation.calls:
+    for c, decision in zip(explanation.calls, decisions, strict=True):
         silent = c.call.kind.name == "PASS" and c.entry is None and not args.all
         if silent:
             continue
         meaning = c.meaning + (" [fallback]" if c.fallback else "")
         forcing = str(c.forcing) if c.forcing else ""
+        alert = "yes" if decision.alert else "no"
         print(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} {meaning[:56]:<56} {forcing:<18} "
-              f"{'yes' if c.alert else 'no'}")
+              f"{alert}: {decision.rule} ({decision.section})"
+              f"{' [override]' if decision.override else ''}"
+              f"{' [Stop card]' if decision.stop_card else ''}")
         for extra in _wrap(meaning[56:], 56):
             print(f"{'':<17}{extra}")
         if c.denies:
@@ -258,6 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     system_args(p, both_sides=False)
     p.add_argument("--them", help="the opponents' system (default: the same)")
     p.add_argument("--hand", required=True, help="PBN S.H.D.C of the seat to call")
+    p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
     table_args(p)
     p.set_defaults(func=cmd_bid)
 
@@ -265,7 +353,19 @@ def build_parser() -> argparse.ArgumentParser:
     system_args(p, both_sides=True)
     table_args(p)
     p.add_argument("--all", action="store_true", help="also show passes outside the system")
+    p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
     p.set_defaults(func=cmd_explain)
+
+    p = sub.add_parser("check", help="licensing level under a regulation, with witnesses")
+    system_args(p, both_sides=False)
+    p.add_argument("--regulation", default="sbu", help="the regulation (default sbu)")
+    p.add_argument("--level", type=int, help="report what breaks this level")
+    p.set_defaults(func=cmd_check)
+
+    p = sub.add_parser("card", help="convention card content generated from the system")
+    system_args(p, both_sides=False)
+    p.add_argument("--regulation", default="sbu", help="the regulation for alerts")
+    p.set_defaults(func=cmd_card)
 
     p = sub.add_parser("lint", help="compile errors, unreachable calls, holes")
     system_args(p, both_sides=False)

@@ -46,6 +46,7 @@ TAGS = frozenset({
     "canape", "raise", "cuebid", "optional", "lead-directing", "competitive", "balancing",
     "two-suited", "quantitative", "keycard", "fourth-suit", "baron", "denial", "step",
     "sign-off", "game-try", "opening", "overcall", "jump", "fit", "multi", "forcing-pass",
+    "rescue", "responsive", "lightner", "support", "inquiry", "exclusion",
 })
 """Tags a call may carry; ``transfer(H)`` style tags name a suit."""
 
