@@ -16,6 +16,7 @@ import numpy as np
 
 from bidbox.engine.features import Array, Features
 from bidbox.lang.constraints import (
+    RANKED_SUITS,
     Always,
     And,
     Constraint,
@@ -49,6 +50,17 @@ Predicate = Callable[[Features, TableContext], Array]
 _OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,
         "==": operator.eq}
 _EPS = 1e-9
+
+
+def _column(f: Features, values: Array, suit: str) -> Array:
+    """The column of a per-suit array for a named suit, or, for L1-L4, each hand's
+    longest (second, third, shortest) suit, ties going to the higher-ranking suit."""
+    if suit in RANKED_SUITS:
+        lengths = f.value("lengths").astype(np.int32)
+        key = lengths * 4 + (3 - np.arange(4))
+        order = np.argsort(-key, axis=1, kind="stable")
+        return np.asarray(values[np.arange(values.shape[0]), order[:, int(suit[1]) - 1]])
+    return np.asarray(values[:, suit_index(suit)])
 
 
 def _range(values: Array, lo: float | None, hi: float | None) -> Array:
@@ -104,14 +116,14 @@ def compile_predicate(c: Constraint) -> Predicate:
         name, lo, hi = c.measure, c.lo, c.hi
         return lambda f, ctx: _range(f.value(name), lo, hi)
     if isinstance(c, SuitRange):
-        name, col, lo, hi = c.measure, suit_index(c.suit), c.lo, c.hi
-        return lambda f, ctx: _range(f.value(name)[:, col], lo, hi)
+        name, suit, lo, hi = c.measure, c.suit, c.lo, c.hi
+        return lambda f, ctx: _range(_column(f, f.value(name), suit), lo, hi)
     if isinstance(c, Flag):
         name = c.measure
         return lambda f, ctx: f.value(name).astype(bool)
     if isinstance(c, SuitFlag):
-        name, col = c.measure, suit_index(c.suit)
-        return lambda f, ctx: f.value(name)[:, col].astype(bool)
+        name, suit = c.measure, c.suit
+        return lambda f, ctx: _column(f, f.value(name), suit).astype(bool)
     if isinstance(c, PatternIs):
         codes = np.array([((p[0] * 14 + p[1]) * 14 + p[2]) * 14 + p[3] for p in c.patterns])
         return lambda f, ctx: np.isin(f.value("pattern"), codes)
@@ -126,8 +138,9 @@ def compile_predicate(c: Constraint) -> Predicate:
             return out
         return shape
     if isinstance(c, SuitCompare):
-        a, b, op = suit_index(c.left), suit_index(c.right), _OPS[c.op]
-        return lambda f, ctx: np.asarray(op(f.value("lengths")[:, a], f.value("lengths")[:, b]))
+        a, b, op = c.left, c.right, _OPS[c.op]
+        return lambda f, ctx: np.asarray(op(_column(f, f.value("lengths"), a),
+                                            _column(f, f.value("lengths"), b)))
     if isinstance(c, Longest):
         col, strict = suit_index(c.suit), c.strict
 

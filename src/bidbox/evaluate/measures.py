@@ -242,6 +242,8 @@ register(Measure("playing_tricks", "sum over suits of length less LTC losers",
                  lambda h: sum(_suits(h, hd.playing_tricks)),
                  lambda m: _sum_table("playing_tricks", m), _as_int))
 _suit_measure("suit_hcp", "high-card points per suit [S, H, D, C]", "hcp", hd.hcp)
+_suit_measure("suit_controls", "controls per suit [S, H, D, C]: A=2, K=1", "controls",
+              hd.controls)
 _suit_measure("top_honours", "how many of A, K, Q per suit [S, H, D, C]", "top_honours",
               hd.top_honours)
 _suit_measure("solid", "solid suits [S, H, D, C]: AKQJ, or AKQ with 7+", "solid",

@@ -344,14 +344,16 @@ class Compiler:
             return [(c, {}, inner.lower()) for c in base.legal_calls()
                     if c.kind is not CallKind.PASS and (inner.lower() == "any" or c.is_bid)]
         results: list[tuple[Call, dict[str, str], str | None]] = []
-        if inner.startswith("+") and inner[1:].isdigit():
-            step = int(inner[1:])
-            last = max((c.rank for c in actual if c.is_bid), default=-1)
-            rank = last + step
-            if step < 1 or rank > 34:
-                self.error(raw.location, f"step {inner} is beyond 7NT here", raw.head_col)
+        step = _step(inner)
+        if step is not None:
+            kind, n = step
+            call = _resolve_step(kind, n, actual)
+            if call is None:
+                self.error(raw.location, f"step {inner} does not exist here (after "
+                                         f"'{' '.join(map(str, actual)) or 'the start'}')",
+                           raw.head_col)
                 return []
-            results.append((Call.from_rank(rank), {}, None))
+            results.append((call, {}, None))
         else:
             m = _BID_HEAD.match(inner)
             if m and m.group(2) in SUIT_VARIABLES:
@@ -509,6 +511,43 @@ class Compiler:
                 self.error(opp.location, f"opponents' ({key}) appears twice here (also "
                                          f"at line {seen[key].location.line})")
             seen.setdefault(key, opp)
+
+
+_STEP = re.compile(r"^(\+|~)(\d+|\([\d+\- ]+\))$")
+
+
+def _step(token: str) -> tuple[str, int] | None:
+    """'+2' (second bid up), '~2' (second call counting pass and double), 'R' (the relay),
+    and '+(1+2)' where a module parameter shifts the steps."""
+    if token == "R":
+        return ("R", 1)
+    m = _STEP.match(token)
+    if not m:
+        return None
+    body = m.group(2).strip("()")
+    if not re.fullmatch(r"\d+(\s*[+-]\s*\d+)*", body):
+        return None
+    total = 0
+    for sign, number in re.findall(r"([+-]?)\s*(\d+)", body):
+        total += -int(number) if sign == "-" else int(number)
+    return (m.group(1), total)
+
+
+def _resolve_step(kind: str, n: int, actual: list[Call]) -> Call | None:
+    """The call a step stands for after ``actual``; None when there is no such step."""
+    if n < 1:
+        return None
+    before = Auction().extend(actual)
+    last = before.last_bid
+    first = last.rank + 1 if last is not None else 0
+    bids = [Call.from_rank(r) for r in range(first, 35)]
+    if kind == "R":
+        bids = [b for b in bids if b != Call.parse("3NT")]  # 3NT is never a relay
+        return bids[0] if bids else None
+    if kind == "~":
+        extra = [c for c in (PASS, Call.parse("X"), Call.parse("XX")) if before.is_legal(c)]
+        bids = extra + bids
+    return bids[n - 1] if n <= len(bids) else None
 
 
 def _split_args(tokens: list[Token]) -> list[str] | None:

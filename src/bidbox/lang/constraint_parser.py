@@ -14,6 +14,7 @@ from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
     NOTHING,
+    RANKED_SUITS,
     SUIT_VARIABLES,
     Constraint,
     Context,
@@ -33,7 +34,7 @@ from bidbox.lang.constraints import (
 from bidbox.lang.diagnostics import ConstraintSyntaxError
 from bidbox.lang.lexer import Token, tokenize
 
-SUIT_TOKENS = ("S", "H", "D", "C", *SUIT_VARIABLES)
+SUIT_TOKENS = ("S", "H", "D", "C", *SUIT_VARIABLES, *RANKED_SUITS)
 ALIASES = {
     "points": "hcp", "qt": "quick_tricks", "pt": "playing_tricks", "stopper": "stoppers",
     "stop": "stoppers", "len": "lengths", "length": "lengths", "semibalanced": "semi_balanced",
@@ -144,7 +145,8 @@ class ConstraintParser:
         tok = self.next()
         if tok.text not in SUIT_TOKENS:
             raise ConstraintSyntaxError(
-                f"expected a suit (S, H, D, C or a variable M, oM, m, om, Z, Y), not '{tok.text}'",
+                f"expected a suit (S, H, D, C, a variable M, oM, m, om, Z, Y, or L1-L4 for the "
+                f"hand's longest to shortest suit), not '{tok.text}'",
                 tok.col)
         return tok.text
 
@@ -189,8 +191,12 @@ class ConstraintParser:
             return self.seat(tok)
         if low in ("longest", "strictly_longest"):
             self.expect("(")
+            where = self.peek()
             suit = self.suit()
             self.expect(")")
+            if suit in RANKED_SUITS:
+                raise ConstraintSyntaxError(f"{low}({suit}) says nothing: {suit} is already "
+                                            "ranked by length", where.col if where else tok.col)
             return Longest(suit, strict=low == "strictly_longest")
         if word in SUIT_TOKENS:
             op = self.next()
@@ -248,7 +254,7 @@ class ConstraintParser:
         return SuitFlag(name, suit)
 
     def suit_length(self, tok: Token) -> Constraint:
-        m = re.fullmatch(r"(=?)(\d+)(?:(\+)|-(\d+))?(oM|om|[SHDCMmZY])", tok.text)
+        m = re.fullmatch(r"(=?)(\d+)(?:(\+)|-(\d+))?(oM|om|L[1-4]|[SHDCMmZY])", tok.text)
         assert m is not None
         exact, lo_s, plus, hi_s, suit = m.groups()
         lo = int(lo_s)

@@ -15,6 +15,8 @@ from bidbox.core.calls import Strain
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_VARIABLES = ("oM", "om", "M", "m", "Z", "Y")
+RANKED_SUITS = ("L1", "L2", "L3", "L4")
+"""The longest, second-longest ... suit of the hand itself (ties: the higher-ranking first)."""
 VARIABLE_NAMES = {"M": "a major", "oM": "the other major", "m": "a minor",
                   "om": "the other minor", "Z": "a suit", "Y": "another suit"}
 
@@ -37,7 +39,9 @@ def variable_values(var: str, binding: dict[str, str]) -> list[str]:
 
 
 def suit_word(suit: str) -> str:
-    return SUIT_NAMES.get(suit) or VARIABLE_NAMES.get(suit, suit)
+    ranked = {"L1": "the longest suit", "L2": "the second-longest suit",
+              "L3": "the third-longest suit", "L4": "the shortest suit"}
+    return SUIT_NAMES.get(suit) or VARIABLE_NAMES.get(suit) or ranked.get(suit, suit)
 
 
 def suit_index(suit: str) -> int:

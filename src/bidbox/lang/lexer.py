@@ -15,7 +15,7 @@ class Token:
     col: int  # 1-based column in the line
 
 
-_SUIT = r"(?:oM|om|[SHDCMmZY])"
+_SUIT = r"(?:oM|om|L[1-4]|[SHDCMmZY])"
 _TOKEN = re.compile(
     r"""
     (?P<STRING>"(?:[^"\\]|\\.)*")
