@@ -470,10 +470,16 @@ class SBU:
             if len(kinds) > 1:
                 return self._finding(entry, label, "double", "6.4 §2", None,
                                      f"a double that is both {' and '.join(kinds)}")
-            basic = (("takeout" in kinds or not kinds) and opening.strain is not Strain.NT) or (
-                ("penalty" in kinds or not kinds) and opening.strain is Strain.NT)
-            return self._finding(entry, label, "double", "4 §8-§10" if basic else "6.4 §1",
-                                 1 if basic else 3, f"double: {'/'.join(kinds) or 'default'}")
+            if "penalty" in kinds or (not kinds and opening.strain is Strain.NT):
+                # A double that shows willingness to defend is natural (2.2 §2), and natural
+                # calls are not restricted by level (3.3 §3).
+                return self._finding(entry, label, "natural double", "2.2 §2, 3.3 §3", 1,
+                                     "a penalty double")
+            if "takeout" in kinds or not kinds:
+                return self._finding(entry, label, "takeout double", "4 §8-§10", 1,
+                                     "a takeout double")
+            return self._finding(entry, label, "double", "6.4 §1-§2", 3,
+                                 f"a {'/'.join(kinds)} double")
         assert call.strain is not None
         reading = read_bid(entry, call, None, ctx)
         types = hand_types(entry.shown)
