@@ -43,6 +43,7 @@ class CallExplanation:
     fallback: bool
     denies: tuple[Call, ...]  # higher-priority calls the hand did not fit
     note: str | None
+    effective: Constraint | None = None  # what the call shows with its negative inference
 
     def to_json(self) -> dict[str, object]:
         return {"seat": str(self.seat), "call": str(self.call), "meaning": self.meaning,
@@ -167,7 +168,8 @@ def _read_calls(auction: Auction, systems: Mapping[Side, System]
             meaning = "not in the system: natural"
         calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,
                                      entry.forcing if entry else None, default_alert(entry),
-                                     entry is None, tuple(e.call for e in denied), note))
+                                     entry is None, tuple(e.call for e in denied), note,
+                                     conjoin(parts) if entry is not None else None))
     return calls, facts
 
 

@@ -12,5 +12,7 @@ def decide_alerts(explanation: Explanation, regulation: Regulation) -> list[Aler
     """One decision per call, each naming the rule and section that made it."""
     auction: Auction = explanation.auction
     entries = tuple(c.entry for c in explanation.calls)
-    return [regulation.alert(CallSituation(auction, i, entries, table_context(auction, i)))
+    meanings = tuple(c.effective for c in explanation.calls)
+    return [regulation.alert(CallSituation(auction, i, entries, table_context(auction, i),
+                                           meanings))
             for i in range(len(auction.calls))]

@@ -13,6 +13,7 @@ from typing import Protocol
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.engine.predicates import TableContext
+from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, System
 
 
@@ -24,6 +25,15 @@ class CallSituation:
     index: int  # 0-based position of the call
     entries: tuple[CallEntry | None, ...]  # the meaning of every call (None: outside the system)
     context: TableContext
+    meanings: tuple[Constraint | None, ...] = ()  # each call's meaning with negative inference
+
+    def meaning(self, index: int | None = None) -> Constraint | None:
+        """What call ``index`` (default: this one) shows, negative inference included."""
+        i = self.index if index is None else index
+        if i < len(self.meanings) and self.meanings[i] is not None:
+            return self.meanings[i]
+        entry = self.entries[i]
+        return entry.shown if entry is not None else None
 
     @property
     def call(self) -> Call:

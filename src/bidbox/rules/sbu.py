@@ -51,6 +51,22 @@ SBU_NT_EXTENDED = PatternIs(((4, 3, 3, 3), (4, 4, 3, 2), (5, 3, 3, 2), (5, 4, 2,
 STRONG = disjoin([MeasureRange("hcp", 16, None), MeasureRange("playing_tricks", 8, None)])
 
 
+def _two_suited_54() -> Constraint:
+    """At least 5-4 in two suits (5440 included): what Michaels and the unusual NT show."""
+    from bidbox.lang.constraints import SuitRange
+
+    pairs = []
+    for a in SUIT_KEYS:
+        for b in SUIT_KEYS:
+            if a != b:
+                pairs.append(conjoin([SuitRange("lengths", a, 5, None),
+                                      SuitRange("lengths", b, 4, None)]))
+    return disjoin(pairs)
+
+
+TWO_SUITED_54 = _two_suited_54()
+
+
 def tags_of(entry: CallEntry | None) -> set[str]:
     """Tags without their suit argument: 'transfer(H)' counts as 'transfer'."""
     if entry is None:
@@ -76,8 +92,9 @@ class Reading:
 
 
 def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | None,
-             ctx: TableContext) -> Reading:
-    """Natural or conventional by the definition of 2.2 §1-§2, from the meaning."""
+             ctx: TableContext, meaning: Constraint | None = None) -> Reading:
+    """Natural or conventional by the definition of 2.2 §1-§2, from the meaning (with its
+    negative inference when known: the hands that really make the call)."""
     if entry is None:
         return Reading(True, "outside the system: taken as natural")
     tags = tags_of(entry)
@@ -86,7 +103,10 @@ def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | Non
         return Reading(False, f"conventional ({sorted(conventional)[0]})")
     if entry.shows == ANY:
         return Reading(True, "shows nothing but willingness to play there")
-    st = stats(entry.shown, ctx)
+    if meaning is None:
+        meaning = situation.meaning() if situation is not None else None
+    shown = meaning if meaning is not None else entry.shown
+    st = stats(shown, ctx)
     if not st.possible:
         return Reading(True, "no hand fits this meaning")
     if call.strain is Strain.NT:
@@ -95,7 +115,7 @@ def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | Non
         long = [SUIT_KEYS[i] for i in range(4) if st.min_length(i) >= 5]
         if long:
             return Reading(False, f"a no-trump bid that shows {'/'.join(long)} length")
-        if share_where(entry.shown, Flag("balanced"), ctx) == 0.0:
+        if share_where(shown, Flag("balanced"), ctx) == 0.0:
             return Reading(False, "a no-trump bid that shows an unbalanced hand type")
         return Reading(True, "a no-trump bid showing willingness to play there")
     assert call.strain is not None
@@ -243,7 +263,8 @@ class SBU:
         entry, call = s.entry, s.call
         if entry is None or call.strain is None:
             return None
-        st = stats(entry.shown, s.context)
+        shown = s.meaning() or entry.shown
+        st = stats(shown, s.context)
         if not st.possible:
             return None
         before = s.before
@@ -252,7 +273,7 @@ class SBU:
         jump = is_jump(before, call)
         if opening_i < 0:
             if call.level == 2 and call.strain is not Strain.NT and st.hcp[0] < 12 \
-                    and not is_strong(entry.shown, s.context):
+                    and not is_strong(shown, s.context):
                 return f"a natural two-level opening with as few as {st.hcp[0]} HCP (weak two)"
             return None
         partner_bids = [before.calls[i] for i in range(s.index)
@@ -294,16 +315,17 @@ class SBU:
     # --- licensing -----------------------------------------------------------------
     def check(self, system: System) -> CheckReport:
         report = CheckReport(self.name, system.name)
-        one_nt = [e for e in system.root.ordered() if e.call == Call.parse("1NT")]
+        root = system.root
+        one_nt = [e for e in root.ordered() if e.call == Call.parse("1NT")]
         if one_nt:
-            report.findings.append(self._one_nt(one_nt))
-        for entry in system.root.ordered():
+            report.findings.append(self._one_nt(one_nt, root))
+        for entry in root.ordered():
             if entry.call.is_bid and entry.call != Call.parse("1NT"):
-                report.findings.extend(self._opening(entry))
-        for node, auction in _first_overcall_nodes(system.root):
+                report.findings.extend(self._opening(entry, root))
+        for node, auction in _first_overcall_nodes(root):
             for entry in node.ordered():
                 if entry.call.kind is not CallKind.PASS:
-                    report.findings.append(self._overcall(entry, auction))
+                    report.findings.append(self._overcall(entry, auction, node))
         report.findings.extend(self._signals(system))
         return report
 
@@ -316,14 +338,15 @@ class SBU:
             witness = hand.pbn() if hand else None
         return LicenceFinding(str(entry.call), auction, rule, section, level, witness, message)
 
-    def _opening(self, entry: CallEntry) -> list[LicenceFinding]:
+    def _opening(self, entry: CallEntry, node: Node) -> list[LicenceFinding]:
         call = entry.call
         assert call.strain is not None
         ctx = _contexts(entry)[0]
+        shown, _ = effective(node, entry, ctx)
         out: list[LicenceFinding] = []
         label = "(opening)"
         if call.level == 1 and call.strain is not Strain.NT:
-            below = conjoin([entry.shown, negate(Flag("rule_of_18"))])
+            below = conjoin([shown, negate(Flag("rule_of_18"))])
             if stats(below, ctx).possible or not below.measures() <= {"hcp", "lengths"}:
                 hand = find_hand(below, ctx)
                 if hand is not None:
@@ -331,10 +354,10 @@ class SBU:
                         str(call), label, "Rule of 18", "2.2 §5, 3.3 §3, 6.2 §2", None,
                         hand.pbn(), f"opening {call} includes hands whose HCP plus two longest "
                                     "suits total 17 or less"))
-            reading = read_bid(entry, call, None, ctx)
+            reading = read_bid(entry, call, None, ctx, shown)
             k = call.strain.suit_index
-            shortest = stats(entry.shown, ctx).min_length(k)
-            short = conjoin([entry.shown, MeasureRange("hcp", 0, 37),
+            shortest = stats(shown, ctx).min_length(k)
+            short = conjoin([shown, MeasureRange("hcp", 0, 37),
                              _length_at_most(call.strain, max(shortest, 0))])
             if reading.natural and shortest >= 4:
                 out.append(self._finding(entry, label, "natural opening", "4 §2", 1,
@@ -354,16 +377,16 @@ class SBU:
                                          f"an opening {call} may not be conventional: "
                                          f"{reading.reason}", short, ctx))
             return out
-        return [self._two_level_up(entry)]
+        return [self._two_level_up(entry, node)]
 
-    def _one_nt(self, entries: list[CallEntry]) -> LicenceFinding:
+    def _one_nt(self, entries: list[CallEntry], node: Node) -> LicenceFinding:
         """All 1NT openings together, since the range may vary only with vulnerability."""
         label = "(opening)"
-        pairs = [(e, ctx) for e in entries for ctx in _contexts(e)]
+        pairs = [(e, ctx, effective(node, e, ctx)[0]) for e in entries for ctx in _contexts(e)]
         entry = entries[0]
         not_strong = negate(STRONG)
-        for entry, ctx in pairs:
-            weak_part = conjoin([entry.shown, not_strong])
+        for entry, ctx, shown in pairs:
+            weak_part = conjoin([shown, not_strong])
             low = conjoin([weak_part, MeasureRange("hcp", None, 8)])
             if find_hand(low, ctx) is not None:
                 return self._finding(entry, label, "1NT minimum", "3.3 §3, 6.2 §5", None,
@@ -377,15 +400,15 @@ class SBU:
         ranges: dict[tuple[bool, bool], set[tuple[int, int]]] = {}
         level1 = True
         reasons = []
-        for each, ctx in pairs:
-            st = stats(each.shown, ctx)
+        for _, ctx, each in pairs:
+            st = stats(each, ctx)
             if not st.possible:
                 continue
             ranges.setdefault((ctx.vul, ctx.they_vul), set()).add(st.hcp)
             if st.hcp[1] - st.hcp[0] > 2:
                 level1 = False
                 reasons.append(f"a {st.hcp[0]}-{st.hcp[1]} range is wider than three points")
-            if find_hand(conjoin([each.shown, negate(SBU_BALANCED)]), ctx) is not None:
+            if find_hand(conjoin([each, negate(SBU_BALANCED)]), ctx) is not None:
                 level1 = False
                 reasons.append("it includes 5422/6322 or strong unbalanced hands")
         if any(len(r) > 1 for r in ranges.values()):
@@ -397,15 +420,15 @@ class SBU:
         return self._finding(entry, label, "1NT opening", "6.2 §5", 3,
                              "; ".join(sorted(set(reasons))))
 
-    def _two_level_up(self, entry: CallEntry) -> LicenceFinding:
+    def _two_level_up(self, entry: CallEntry, node: Node) -> LicenceFinding:
         call = entry.call
         assert call.strain is not None
         label = "(opening)"
         ctx = _contexts(entry)[0]
-        reading = read_bid(entry, call, None, ctx)
-        types = hand_types(entry.shown)
+        shown, types = effective(node, entry, ctx)
+        reading = read_bid(entry, call, None, ctx, shown)
         weak = [t for t in types if not is_strong(t, ctx)]
-        st = stats(entry.shown, ctx)
+        st = stats(shown, ctx)
         if not weak:
             if call == Call.parse("2C") or reading.natural:
                 return self._finding(entry, label, "strong opening", "4 §4-§6", 1,
@@ -457,7 +480,7 @@ class SBU:
         return self._finding(entry, label, "weak meanings", "7 §2", None,
                              f"{call} has more weak meanings than Level 4 allows", weak[-1], ctx)
 
-    def _overcall(self, entry: CallEntry, auction: Auction) -> LicenceFinding:
+    def _overcall(self, entry: CallEntry, auction: Auction, node: Node) -> LicenceFinding:
         call = entry.call
         label = " ".join(f"({c})" if auction.seat_of(i).side is not auction.next_seat.side
                          else str(c) for i, c in enumerate(auction.calls))
@@ -481,16 +504,15 @@ class SBU:
             return self._finding(entry, label, "double", "6.4 §1-§2", 3,
                                  f"a {'/'.join(kinds)} double")
         assert call.strain is not None
-        reading = read_bid(entry, call, None, ctx)
-        types = hand_types(entry.shown)
+        shown, types = effective(node, entry, ctx)
+        reading = read_bid(entry, call, None, ctx, shown)
         weak = [t for t in types if not is_strong(t, ctx)]
-        st = stats(entry.shown, ctx)
+        st = stats(shown, ctx)
         if call.strain is opening.strain and call.strain is not Strain.NT:
             if not weak and entry.forcing is not None and entry.forcing.is_forcing:
                 return self._finding(entry, label, "strong cue-bid", "4 §15", 1,
                                      "a cue-bid of their suit, strong and forcing")
-            two = [t for t in weak if _weak_category(t, call, ctx) == "two-suiter"]
-            if weak and len(two) == len(weak):
+            if weak and all(share_where(t, TWO_SUITED_54, ctx) == 1.0 for t in weak):
                 return self._finding(entry, label, "Michaels cue-bid", "5 §7", 2,
                                      "a two-suited cue-bid")
             return self._finding(entry, label, "cue-bid", "6.3 §4", 3,
@@ -499,7 +521,7 @@ class SBU:
             if reading.natural:
                 return self._finding(entry, label, "natural no-trump overcall", "4 §8", 1,
                                      reading.reason)
-            if all(_weak_category(t, call, ctx) == "two-suiter" for t in weak) and weak:
+            if weak and all(share_where(t, TWO_SUITED_54, ctx) == 1.0 for t in weak):
                 return self._finding(entry, label, "unusual no-trump", "5 §6", 2,
                                      "a two-suited no-trump overcall")
             return self._finding(entry, label, "conventional no-trump overcall", "6.3 §3", 3,
@@ -512,7 +534,7 @@ class SBU:
             return self._finding(entry, label, "natural overcall", "4 §8-§10", 1, reading.reason)
         specified = any(st.min_length(i) >= 4 for i in range(4))
         denies = st.lengths[k][1] <= 3
-        three = _weak_category(entry.shown, call, ctx) == "three-suiter"
+        three = _weak_category(shown, call, ctx) == "three-suiter"
         if three:
             return self._finding(entry, label, "conventional overcall", "6.3 §3", 3,
                                  "a three-suiter with a specified suit of three or more")
@@ -523,7 +545,7 @@ class SBU:
         if opening.strain is Strain.NT or opening.level >= 2:
             return self._finding(entry, label, "defence to 1NT or higher", "7 §4", 4,
                                  reading.reason)
-        bad = conjoin([entry.shown, _length_at_least(call.strain, 4)])
+        bad = conjoin([shown, _length_at_least(call.strain, 4)])
         return self._finding(entry, label, "conventional overcall", "6.3 §3", None,
                              "a suit overcall must show 4+ cards in a specified suit or deny "
                              "4+ cards in the suit bid", bad, ctx)
@@ -540,6 +562,22 @@ class SBU:
                                    "meaning are not permitted")]
         return [LicenceFinding("signals", "(card play)", "signals", "4 §13, 6.5 §1", 1, None,
                                "signalling agreements written on the card")]
+
+
+def effective(node: Node, entry: CallEntry, ctx: TableContext
+              ) -> tuple[Constraint, list[Constraint]]:
+    """The hands that really make ``entry`` at ``node``: its meaning less every call tried
+    before it; and the same split into the meaning's hand types."""
+    before: list[Constraint] = []
+    for other in node.ordered():
+        if other is entry:
+            break
+        if guard_holds(other, ctx):
+            before.append(other.choose)
+    negative = negate(disjoin(before)) if before else ANY
+    types = [conjoin([t, negative]) for t in hand_types(entry.shown)]
+    types = [t for t in types if stats(t, ctx).possible] or types
+    return conjoin([entry.shown, negative]), types
 
 
 def _length_at_most(strain: Strain, n: int) -> Constraint:
