@@ -130,8 +130,10 @@ def lint_system(system: System) -> list[Finding]:
             fits = compile_predicate(entry.choose)(space, ctx) & reach
             fresh = fits & ~taken
             if not fresh.any():
-                earlier = "no hand fits it" if not fits.any() else \
-                    "every hand that fits it takes an earlier call"
+                some = "no hand" if method == "exact" else "no sampled hand"
+                earlier = f"{some} fits it" if not fits.any() else \
+                    f"every {'' if method == 'exact' else 'sampled '}hand that fits it takes " \
+                    "an earlier call"
                 findings.append(Finding("warning", "unreachable", f"{entry.call} after {where}: "
                                         f"{earlier}", where, str(entry.call),
                                         str(entry.location), None, method))
