@@ -554,9 +554,11 @@ class SBU:
         text = system.notes.get("signals", "")
         if not text:
             return []
-        parity = re.search(r"odd\s*(/|-|and|or)?\s*even|even\s*(/|-|and|or)?\s*odd", text, re.I)
-        second = re.search(r"suit.preference|higher|lower|count|attitude", text, re.I)
-        if parity and second and re.search(r"\b(odd|even)\b.*\b(high|low)\b", text, re.I):
+        # Parity signals speak of odd and even *cards*; count signals of an odd or even
+        # *number* of cards, which is a different (and permitted) thing.
+        parity = re.search(r"\b(odd|even)\s+(spot\s+)?cards?\b|odd\s*[/-]\s*even", text, re.I)
+        second = re.search(r"suit.preference|higher|lower", text, re.I)
+        if parity and second:
             return [LicenceFinding("signals", "(card play)", "odd/even signals", "6.5 §2",
                                    None, None, "odd/even signals combined with a second "
                                    "meaning are not permitted")]

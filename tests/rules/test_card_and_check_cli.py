@@ -1,0 +1,69 @@
+"""The convention card content and the `check` / `card` commands' JSON contracts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bidbox.cli.main import main
+from bidbox.lang import compile_text
+from bidbox.rules import SBU
+from bidbox.rules.card import convention_card
+
+SYSTEM = """
+system cardtest
+title "Card test"
+1C hcp 16+ [artificial, f1]
+  1D hcp 0-7 [artificial]
+1H hcp 11-15, 5+H
+1S hcp 11-15, 5+S
+1NT hcp 12-14, balanced
+  2C hcp 11+, 4+M [ask]
+2H hcp 6-10, 6+H [preempt]
+notes leads
+  Top of a sequence, fourth highest from length.
+notes signals
+  Odd cards encourage; high even cards ask for the higher suit.
+"""
+
+
+def test_card_content_is_read_from_the_meanings() -> None:
+    card = convention_card(compile_text(SYSTEM, "card.bbx"), SBU())
+    unusual = card["unusual"]
+    assert isinstance(unusual, list)
+    assert "strong club: 1C shows 16+ HCP" in unusual
+    assert "five-card majors" in unusual and "weak two: 2H" in unusual
+    alertable = card["alertable"]
+    assert isinstance(alertable, list)
+    assert {row["auction"] for row in alertable} >= {"1C", "1C 1D", "1NT 2C", "2H"}
+    assert "fourth highest" in str(card["leads"])
+
+
+def test_check_json_contract_and_odd_even_signals(tmp_path: object,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    path = Path(str(tmp_path)) / "card.bbx"
+    path.write_text(SYSTEM)
+    assert main(["check", "--system", str(path), "--regulation", "sbu", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["verdict"] is None  # odd/even signals with a second meaning (6.5 §2)
+    for finding in data["findings"]:
+        assert set(finding) == {"call", "auction", "rule", "section", "level", "witness",
+                                "message"}
+    levels = {f["call"]: f["level"] for f in data["findings"] if f["auction"] == "(opening)"}
+    assert levels["1C"] == 3 and levels["2H"] == 2 and levels["1NT"] == 1
+    assert main(["check", "--system", str(path), "--level", "3"]) == 1
+    capsys.readouterr()
+    assert main(["card", "--system", str(path), "--json"]) == 0
+    card = json.loads(capsys.readouterr().out)
+    assert card["title"] == "Card test (cardtest)" and card["basic"]
+
+
+def test_count_signals_are_not_parity_signals() -> None:
+    text = SYSTEM.replace("Odd cards encourage; high even cards ask for the higher suit.",
+                          "High shows an even number of cards; suit preference when ruffing.")
+    report = SBU().check(compile_text(text, "count.bbx"))
+    signals = [f for f in report.findings if f.call == "signals"]
+    assert signals and signals[0].level == 1
