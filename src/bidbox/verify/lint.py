@@ -102,10 +102,30 @@ def _context(node: Node, auction: Auction) -> TableContext:
                         passed=passed)
 
 
+class _Masks:
+    """Each (constraint, context) evaluated once per space: siblings share their history
+    and modules repeat the same meanings at many nodes. Stored packed (one bit a hand)."""
+
+    def __init__(self) -> None:
+        self._memo: dict[tuple[int, Constraint, TableContext], tuple[Array, int]] = {}
+
+    def get(self, space: Features, c: Constraint, ctx: TableContext) -> Array:
+        key = (id(space), c, ctx)
+        hit = self._memo.get(key)
+        if hit is not None:
+            packed, n = hit
+            return np.unpackbits(packed, count=n).astype(bool)
+        mask = compile_predicate(c)(space, ctx)
+        if len(self._memo) < 20_000:
+            self._memo[key] = (np.packbits(mask), space.n)
+        return mask
+
+
 def lint_system(system: System) -> list[Finding]:
     """Unreachable calls and holes at every node of ``system`` (both sides play it)."""
     systems = {Side.NS: system, Side.EW: system}
     findings: list[Finding] = []
+    masks = _Masks()
     for node in system.nodes():
         if not node.calls:
             continue
@@ -121,13 +141,13 @@ def lint_system(system: System) -> list[Finding]:
         space, method = _space_for(constraints)
         reach = np.ones(space.n, dtype=bool)
         for c, fctx in facts:
-            reach &= compile_predicate(c)(space, fctx)
+            reach &= masks.get(space, c, fctx)
         if not reach.any():
             continue  # the auction itself cannot happen; explain reports that
         taken = np.zeros(space.n, dtype=bool)
         where = node.label or "the start"
         for entry in entries:
-            fits = compile_predicate(entry.choose)(space, ctx) & reach
+            fits = masks.get(space, entry.choose, ctx) & reach
             fresh = fits & ~taken
             if not fresh.any():
                 some = "no hand" if method == "exact" else "no sampled hand"
