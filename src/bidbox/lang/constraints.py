@@ -142,6 +142,15 @@ class Or(Constraint):
         return " | ".join(_wrap(c, 1) for c in self.items)
 
     def describe(self) -> str:
+        # Factor out what every hand type shares: "11+ HCP, 4+ hearts or 4+ spades".
+        parts = [list(c.items) if isinstance(c, And) else [c] for c in self.items]
+        common = [c for c in parts[0] if all(c in p for p in parts[1:])]
+        if common and all(len(p) > len(common) for p in parts):
+            rests = [[c for c in p if c not in common] for p in parts]
+            inner = " or ".join(", ".join(_wrap_words(c, 2) for c in r) if len(r) == 1
+                                else "(" + ", ".join(_wrap_words(c, 2) for c in r) + ")"
+                                for r in rests)
+            return ", ".join(_wrap_words(c, 2) for c in common) + ", " + inner
         return "; or ".join(_wrap_words(c, 1) for c in self.items)
 
 
