@@ -371,6 +371,10 @@ def build_parser() -> argparse.ArgumentParser:
     system_args(p, both_sides=False)
     p.set_defaults(func=cmd_lint)
 
+    from bidbox.cli.sim_commands import add_parsers as add_sim_parsers
+
+    add_sim_parsers(sub)
+
     p = sub.add_parser("demo", help="a short tour (what `make run` shows)")
     p.set_defaults(func=cmd_demo)
     return parser

@@ -1,0 +1,138 @@
+"""The simulation lab's commands: ``bidbox simulate`` and ``bidbox deal``.
+
+Kept apart from :mod:`bidbox.cli.main` so the lab's many options live beside each other;
+:func:`add_parsers` hangs both sub-commands on the main parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+from pathlib import Path
+
+from bidbox.errors import BidboxError
+from bidbox.lang import parse_options
+from bidbox.sim.deals import Boards, deal_boards, north_filter, read_pbn_boards, write_pbn_boards
+from bidbox.sim.match import MatchSpec, SystemRef
+from bidbox.sim.parallel import default_workers
+from bidbox.sim.runner import run_match
+
+DEFAULT_SEED = 1
+
+
+class SimulationArgumentError(BidboxError):
+    """Command-line arguments of ``simulate`` or ``deal`` that do not fit together."""
+
+
+def split_options(items: list[str] | None) -> tuple[dict[str, str | bool], dict[str, str | bool]]:
+    """``--option`` values for system A and for system B.
+
+    ``NAME[=VALUE]`` applies to both systems; ``a:NAME[=VALUE]`` or ``b:NAME[=VALUE]`` to
+    one only, so that a system can be matched against itself with another option.
+    """
+    both: list[str] = []
+    only: dict[str, list[str]] = {"a": [], "b": []}
+    for item in items or []:
+        head, sep, rest = item.partition(":")
+        if sep and head.strip().lower() in only:
+            only[head.strip().lower()].append(rest)
+        else:
+            both.append(item)
+    shared = parse_options(both)
+    return ({**shared, **parse_options(only["a"])}, {**shared, **parse_options(only["b"])})
+
+
+def _positive(name: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise SimulationArgumentError(f"{name} must be at least 1, not {value}")
+
+
+def simulation_boards(args: argparse.Namespace) -> Boards:
+    """The boards of a ``simulate`` run: from --boards FILE.pbn, or dealt by --seed."""
+    _positive("--deals", args.deals)
+    if args.boards:
+        return read_pbn_boards(Path(args.boards), limit=args.deals)
+    if args.deals is None:
+        raise SimulationArgumentError("say how many boards: --deals N (or --boards FILE.pbn)")
+    return deal_boards(args.deals, args.seed)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    """Play the match and print its report (text, or JSON with --json)."""
+    _positive("--workers", args.workers)
+    options_a, options_b = split_options(args.option)
+    spec = MatchSpec(SystemRef.resolve(args.a, options_a), SystemRef.resolve(args.b, options_b),
+                     uncontested=args.uncontested, par=args.par)
+    boards = simulation_boards(args)
+    out = Path(args.out) if args.out else None
+    run = run_match(spec, boards, out, workers=args.workers, scheduler=args.scheduler,
+                    plots=not args.no_plots)
+    if args.json:
+        print(json.dumps(run.report.to_json(), indent=2))
+        return 0
+    for line in run.report.lines():
+        print(line)
+    if run.files:
+        print(f"written to {out}: {', '.join(f.name for f in run.files)}")
+    elif out is None:
+        print("(give --out DIR to keep the results, resume later, and get the plots)")
+    return 0
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    """Deal boards (optionally where North meets a constraint) and write them as PBN."""
+    if args.count < 0:
+        raise SimulationArgumentError(f"--count must be 0 or more, not {args.count}")
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    where = north_filter(args.where) if args.where else None
+    boards = deal_boards(args.count, seed, where)
+    path = Path(args.output)
+    write_pbn_boards(boards, path)
+    condition = f" where North has {where}" if where is not None else ""
+    print(f"wrote {len(boards)} boards to {path} (seed {seed}){condition}", file=sys.stderr)
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``simulate`` and ``deal`` to the ``bidbox`` command."""
+    p = sub.add_parser(
+        "simulate", help="team match of two systems on the same deals, scored double dummy",
+        description="Table 1: A North-South, B East-West; table 2 the reverse. Each final "
+                    "contract is solved double dummy and scored; IMPs are A's.")
+    p.add_argument("--a", required=True, metavar="SYS_A", help="system A: shipped name or .bbx")
+    p.add_argument("--b", required=True, metavar="SYS_B", help="system B: shipped name or .bbx")
+    p.add_argument("--deals", type=int, metavar="N",
+                   help="number of boards (with --boards: the first N of the file)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"dealing seed (default {DEFAULT_SEED}); results are stored by seed")
+    p.add_argument("--boards", metavar="FILE.pbn", help="play the boards of a PBN file instead")
+    p.add_argument("--workers", type=int, default=default_workers(), metavar="K",
+                   help="local worker processes (default: one per core; 1 runs in-process)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run on a Dask cluster, e.g. tcp://host:8786")
+    p.add_argument("--out", metavar="DIR",
+                   help="folder for the results store (resumable), report.json and plots")
+    p.add_argument("--uncontested", action="store_true",
+                   help="only North-South bid; compare with their best contract alone")
+    p.add_argument("--par", action="store_true",
+                   help="also compare each table with the double-dummy par (needs a full DD "
+                        "table per deal: 5-10x the solving time)")
+    p.add_argument("--no-plots", action="store_true", help="do not draw the PNG plots")
+    p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                   help="system option for both systems; a:NAME or b:NAME for one (repeatable)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("deal", help="deal boards to a PBN file, optionally with a constraint")
+    p.add_argument("--count", type=int, required=True, metavar="N", help="number of boards")
+    p.add_argument("--seed", type=int, help="dealing seed (default: a new one, printed)")
+    p.add_argument("--where", metavar="CONSTRAINT",
+                   help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pbn", help="file to write")
+    p.set_defaults(func=cmd_deal)
+
+
+__all__ = ["SimulationArgumentError", "add_parsers", "cmd_deal", "cmd_simulate",
+           "split_options"]

@@ -1,0 +1,345 @@
+"""Boards for the simulation lab: dealt at random, filtered by a constraint, or read from PBN.
+
+A simulation plays *boards*, not bare deals: each has a number, and with it a dealer and a
+vulnerability, because openings and scores depend on both. Dealt boards follow the standard
+16-board cycle (board number = deal index + 1); boards read from a PBN file keep their own
+dealer and vulnerability, so real events can be replayed as they were played.
+
+The hands stay in the batch form of :class:`~bidbox.evaluate.DealBatch` (suit masks), so
+the batch bidder and the measures read them without conversion; endplay is used only at the
+edges (PBN in and out, double dummy).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from bidbox.core.hand import Hand
+from bidbox.core.seats import Seat, Vulnerability
+from bidbox.engine.features import HandFeatures
+from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.errors import BidboxError, NotationError
+from bidbox.evaluate.dealer import DealBatch, deal_batch
+from bidbox.lang.constraint_parser import parse_constraint
+from bidbox.lang.constraints import And, Constraint, NameRef, Not, Or, substitute
+
+VULNERABILITIES: tuple[Vulnerability, ...] = tuple(Vulnerability)
+"""Vulnerabilities by the small integer code kept in :attr:`Boards.vuls`."""
+
+_CYCLE_VUL = (Vulnerability.NONE, Vulnerability.NS, Vulnerability.EW, Vulnerability.BOTH)
+
+
+class BoardFileError(NotationError):
+    """A PBN file (or one of its boards) that cannot be used for a simulation."""
+
+
+class DealConstraintError(BidboxError):
+    """A ``--where`` constraint that cannot be read, or that no dealt hand meets."""
+
+
+def board_dealer(number: int) -> Seat:
+    """The dealer of board ``number`` in the standard cycle: 1 N, 2 E, 3 S, 4 W, 5 N..."""
+    return Seat((number - 1) % 4)
+
+
+def board_vulnerability(number: int) -> Vulnerability:
+    """The vulnerability of board ``number`` in the standard 16-board cycle.
+
+    Each group of four boards rotates the sequence None, NS, EW, Both by one more step,
+    which is how boards 1-16 read None NS EW Both / NS EW Both None / EW Both None NS /
+    Both None NS EW.
+    """
+    i = number - 1
+    return _CYCLE_VUL[(i + (i // 4) % 4) % 4]
+
+
+@dataclass(frozen=True)
+class Boards:
+    """Boards to play: deals as suit masks with their numbers, dealers and vulnerabilities.
+
+    ``masks[i, seat, suit]`` as in :class:`DealBatch`; ``dealers[i]`` is a :class:`Seat`
+    value and ``vuls[i]`` an index into :data:`VULNERABILITIES`. ``source`` names where
+    the deals came from (``seed:S`` or ``pbn:<digest>``): with the deal index it is the
+    key under which results are stored, so a rerun finds what an earlier run finished.
+    ``places`` says where each board was read from, for error messages.
+    """
+
+    masks: npt.NDArray[np.int16]
+    numbers: npt.NDArray[np.int32]
+    dealers: npt.NDArray[np.int8]
+    vuls: npt.NDArray[np.int8]
+    source: str
+    indices: npt.NDArray[np.int64] = field(default_factory=lambda: np.zeros(0, np.int64))
+    places: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = self.masks.shape[0]
+        if self.masks.shape[1:] != (4, 4):
+            raise ValueError(f"board masks must have shape (n, 4, 4), not {self.masks.shape}")
+        if len(self.indices) == 0 and n:
+            object.__setattr__(self, "indices", np.arange(n, dtype=np.int64))
+        for name in ("numbers", "dealers", "vuls", "indices"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} has {len(getattr(self, name))} rows for {n} deals")
+
+    def __len__(self) -> int:
+        return int(self.masks.shape[0])
+
+    def take(self, rows: Sequence[int] | npt.NDArray[np.int64]) -> Boards:
+        """The boards at positions ``rows``, keeping their deal indices (the store key)."""
+        pick = np.asarray(rows, dtype=np.int64)
+        places = tuple(self.places[i] for i in pick) if self.places else ()
+        return Boards(self.masks[pick], self.numbers[pick], self.dealers[pick],
+                      self.vuls[pick], self.source, self.indices[pick], places)
+
+    def deals(self) -> DealBatch:
+        return DealBatch(self.masks)
+
+    def dealer(self, row: int) -> Seat:
+        return Seat(int(self.dealers[row]))
+
+    def vul(self, row: int) -> Vulnerability:
+        return VULNERABILITIES[int(self.vuls[row])]
+
+    def pbn(self, row: int) -> str:
+        """The PBN deal string of one board, North first."""
+        return self.deals().pbn(row)
+
+    def place(self, row: int) -> str:
+        """Where a board comes from, for messages: 'file.pbn:120 (board 7)' or 'board 7'."""
+        where = f"board {int(self.numbers[row])}"
+        return f"{self.places[row]} ({where})" if self.places else where
+
+    def table_groups(self) -> list[tuple[Seat, Vulnerability, npt.NDArray[np.int64]]]:
+        """Rows grouped by (dealer, vulnerability): the batch bidder takes one of each."""
+        key = self.dealers.astype(np.int64) * 4 + self.vuls.astype(np.int64)
+        return [(Seat(int(k) // 4), VULNERABILITIES[int(k) % 4], np.flatnonzero(key == k))
+                for k in np.unique(key)]
+
+
+def _cycle_boards(masks: npt.NDArray[np.int16], source: str) -> Boards:
+    numbers = np.arange(1, len(masks) + 1, dtype=np.int32)
+    dealers = np.array([int(board_dealer(int(b))) for b in numbers], dtype=np.int8)
+    vuls = np.array([VULNERABILITIES.index(board_vulnerability(int(b))) for b in numbers],
+                    dtype=np.int8)
+    return Boards(masks, numbers, dealers, vuls, source)
+
+
+def north_filter(text: str) -> Constraint:
+    """Read a ``--where`` constraint (system-file language) for North's hand.
+
+    Free suit variables mean "some suit" (``5+M`` is five cards in either major); names
+    defined inside system files (``opener``) are not known here and are rejected.
+    """
+    try:
+        constraint = substitute(parse_constraint(text), {})
+    except BidboxError as err:
+        col = getattr(err, "col", None)
+        at = f" at column {col}" if col else ""
+        raise DealConstraintError(f"--where \"{text}\"{at}: {err}") from None
+    names = sorted(_names(constraint))
+    if names:
+        raise DealConstraintError(
+            f"--where \"{text}\": '{names[0]}' is not a measure; names defined in a system "
+            "file (def) are not known here: write the constraint out, e.g. \"hcp 12+, 5+M\"")
+    return constraint
+
+
+def _names(c: Constraint) -> set[str]:
+    if isinstance(c, NameRef):
+        return {c.name}
+    if isinstance(c, And | Or):
+        return set().union(*(_names(i) for i in c.items))
+    if isinstance(c, Not):
+        return _names(c.item)
+    return set()
+
+
+_NORTH_DEALS = TableContext(1, False, False, False)
+"""North as dealer, nobody vulnerable, not a passed hand: the table a ``--where`` reads."""
+
+
+def _round_seed(seed: int, round_no: int) -> int:
+    return int(np.random.SeedSequence([seed, round_no]).generate_state(1)[0])
+
+
+def deal_boards(count: int, seed: int, where: Constraint | None = None,
+                max_deals: int = 2_000_000) -> Boards:
+    """Deal ``count`` boards from ``seed``; with ``where``, keep deals whose North meets it.
+
+    Without a filter, deal ``i`` is deal ``i`` of ``deal_batch(n, seed)`` for every
+    ``n > i``, so a longer run with the same seed extends a shorter one (and resumes it).
+    With a filter, deals are drawn in rounds, each from a seed derived from ``seed`` and
+    the round number, so the result is still fixed by the seed.
+    """
+    if count < 0:
+        raise DealConstraintError(f"cannot deal {count} boards")
+    if where is None:
+        return _cycle_boards(deal_batch(count, seed).masks, f"seed:{seed}")
+    predicate = compile_predicate(where)
+    kept: list[npt.NDArray[np.int16]] = []
+    have = dealt = round_no = 0
+    rate = 1.0
+    while have < count:
+        if dealt >= max_deals:
+            raise DealConstraintError(
+                f"--where \"{where}\": only {have} of {dealt:,} dealt hands met it; "
+                f"{count} were asked for (loosen the constraint or ask for fewer)")
+        size = int(min(max_deals - dealt, max(1000, 1.2 * (count - have) / rate)))
+        batch = deal_batch(size, _round_seed(seed, round_no)).masks
+        hit = predicate(HandFeatures(batch[:, int(Seat.N), :]), _NORTH_DEALS)
+        kept.append(batch[hit])
+        have += int(hit.sum())
+        dealt += size
+        round_no += 1
+        rate = max(have / dealt, 1e-4)
+    masks = np.concatenate(kept)[:count]
+    digest = hashlib.sha256(str(where).encode()).hexdigest()[:12]
+    return _cycle_boards(masks, f"seed:{seed}:where:{digest}")
+
+
+# --- PBN -------------------------------------------------------------------------------
+def _pbn_decoder() -> Any:
+    """endplay's PBN decoder, taught to keep ``[Dealer]`` and each board's first line.
+
+    endplay reads ``[Dealer]`` only on boards that have an auction or a contract; a board
+    file of bare deals (what ``bidbox deal`` writes) would otherwise fall back to the
+    board-number cycle even when its dealer tag says otherwise.
+    """
+    from endplay.parsers.pbn import PBNDecoder
+
+    class BoardDecoder(PBNDecoder):
+        def __init__(self) -> None:
+            super().__init__()  # type: ignore[no-untyped-call, unused-ignore]
+
+        def clear(self) -> None:
+            super().clear()
+            self.dealer_tags: list[str | None] = []
+            self.line_numbers: list[int] = []
+
+        def _parse_none(self, curline: str) -> Any:
+            if curline.startswith("[") and not self.curtags:
+                self.board_start = self.lineno  # the first tag of a new board
+            return super()._parse_none(curline)
+
+        def _tags_to_board(self) -> Any:
+            board = super()._tags_to_board()
+            if board is not None:
+                tags = {k.lower(): v for k, v in self.curtags.items()}
+                value = tags.get("dealer", {}).get("value")
+                if value == "#":
+                    previous = {k.lower(): v for k, v in self.prevtags.items()}
+                    value = previous.get("dealer", {}).get("value")
+                self.dealer_tags.append(value)
+                self.line_numbers.append(getattr(self, "board_start", self.lineno))
+            return board
+
+    return BoardDecoder()
+
+
+def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
+    """The boards of a PBN file (endplay's parser), with their own dealer and vulnerability.
+
+    A board without ``[Dealer]`` or ``[Vulnerable]`` takes them from its board number by
+    the standard cycle; a board without a complete 52-card deal is an error that names the
+    file, the line and the board.
+    """
+    from endplay.parsers.pbn import PBNDecodeError
+    from endplay.types import Player
+
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
+    decoder = _pbn_decoder()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    from io import StringIO
+
+    try:
+        parsed = decoder.parse_file(StringIO(text))
+    except PBNDecodeError as err:
+        raise BoardFileError(f"{path}:{err.lineno}: {err} in '{err.line.strip()}'") from None
+    except (ValueError, RuntimeError, KeyError, IndexError) as err:
+        raise BoardFileError(f"{path}:{decoder.lineno}: cannot read this board: {err}"
+                             ) from None
+    if limit is not None:
+        parsed = parsed[:limit]
+    if not parsed:
+        raise BoardFileError(f"{path}: no boards found (a PBN file has [Deal \"...\"] tags)")
+    masks = np.zeros((len(parsed), 4, 4), dtype=np.int16)
+    numbers = np.zeros(len(parsed), dtype=np.int32)
+    dealers = np.zeros(len(parsed), dtype=np.int8)
+    vuls = np.zeros(len(parsed), dtype=np.int8)
+    places = []
+    for row, board in enumerate(parsed):
+        line = decoder.line_numbers[row] if row < len(decoder.line_numbers) else 0
+        number = board.board_num if board.board_num else row + 1
+        where = f"{path}:{line} (board {number})"
+        places.append(f"{path}:{line}")
+        for seat in Seat:
+            pbn = board.deal[Player(int(seat))].to_pbn()
+            try:
+                hand = Hand.parse(pbn)
+            except BidboxError as err:
+                raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
+                                     "all 52 cards") from None
+            masks[row, int(seat)] = hand.suits
+        numbers[row] = number
+        tag = decoder.dealer_tags[row] if row < len(decoder.dealer_tags) else None
+        try:
+            dealer = Seat.parse(tag) if tag and tag != "?" else board_dealer(number)
+        except BidboxError as err:
+            raise BoardFileError(f"{where}: [Dealer]: {err}") from None
+        dealers[row] = int(dealer)
+        vul = board.vul  # endplay falls back to the board number's cycle itself
+        vuls[row] = VULNERABILITIES.index(from_endplay_vul(vul) if vul is not None
+                                          else board_vulnerability(number))
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return Boards(masks, numbers, dealers, vuls, f"pbn:{digest}", places=tuple(places))
+
+
+def from_endplay_vul(vul: Any) -> Vulnerability:
+    """bidbox's vulnerability for endplay's ``Vul``."""
+    from endplay.types import Vul
+
+    return {Vul.none: Vulnerability.NONE, Vul.ns: Vulnerability.NS, Vul.ew: Vulnerability.EW,
+            Vul.both: Vulnerability.BOTH}[vul]
+
+
+def to_endplay_vul(vul: Vulnerability) -> Any:
+    """endplay's ``Vul`` for a vulnerability (for scoring and par)."""
+    from endplay.types import Vul
+
+    return {Vulnerability.NONE: Vul.none, Vulnerability.NS: Vul.ns,
+            Vulnerability.EW: Vul.ew, Vulnerability.BOTH: Vul.both}[vul]
+
+
+def write_pbn_boards(boards: Boards, path: Path) -> None:
+    """Write boards with ``[Board]``, ``[Dealer]``, ``[Vulnerable]`` and ``[Deal]`` (endplay)."""
+    from endplay.parsers import pbn
+    from endplay.types import Board, Deal, Player
+
+    records = [Board(Deal(boards.pbn(row)), board_num=int(boards.numbers[row]),
+                     vul=to_endplay_vul(boards.vul(row)),
+                     dealer=Player(int(boards.dealer(row))))
+               for row in range(len(boards))]
+    try:
+        with path.open("w", encoding="utf-8") as out:
+            pbn.dump(records, out)
+    except OSError as err:
+        raise BoardFileError(f"cannot write '{path}': {err.strerror}") from None
+
+
+__all__ = ["VULNERABILITIES", "BoardFileError", "Boards", "DealConstraintError",
+           "board_dealer", "board_vulnerability", "deal_boards", "from_endplay_vul",
+           "north_filter", "read_pbn_boards", "to_endplay_vul", "write_pbn_boards"]

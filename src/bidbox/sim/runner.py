@@ -1,0 +1,103 @@
+"""Running a match end to end: the store, the batches, the workers, the report, the plots.
+
+The boards still missing from the store are cut into batches, the batches go to the
+workers, and each finished batch is stored at once. The report is then built from the
+store, so a run that was killed and started again reports exactly what one uninterrupted
+run would have, without playing any board twice.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bidbox.sim.deals import Boards
+from bidbox.sim.match import BoardResult, MatchSpec
+from bidbox.sim.parallel import Task, run_batches
+from bidbox.sim.plots import write_plots
+from bidbox.sim.report import MatchReport, RunInfo, build_report
+from bidbox.sim.store import ResultStore
+
+REPORT_NAME = "report.json"
+
+
+@dataclass
+class MatchRun:
+    """A finished (or stopped) run: its report, the board results, the files written."""
+
+    report: MatchReport
+    results: list[BoardResult]
+    files: list[Path] = field(default_factory=list)
+
+
+def batch_size_for(remaining: int, workers: int) -> int:
+    """Boards per batch: large, since the batch bidder's cost per board falls with the
+    number of deals that share an auction, and DDS takes up to 200 boards in one call;
+    with several workers, small enough that each gets a few batches to balance the load.
+    At most 200, so that a kill loses little work."""
+    if workers <= 1:
+        return max(1, min(200, remaining))
+    return max(32, min(200, math.ceil(remaining / (workers * 3))))
+
+
+def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers: int = 1,
+              scheduler: str | None = None, batch_size: int | None = None,
+              progress: bool | None = None, limit: int | None = None,
+              plots: bool = True) -> MatchRun:
+    """Play ``boards`` in the match ``spec``, resuming from the store in ``out`` if any.
+
+    ``limit`` stops after that many new boards (the rest stay for a later run, as if the
+    run had been killed there). With ``out``, the store, ``report.json`` and the plots go
+    in that folder; without it the results live in memory for this call only.
+    ``progress`` None shows a progress bar only on a terminal.
+    """
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
+    started = time.perf_counter()
+    info = RunInfo(spec, boards.source, len(boards), workers=workers, scheduler=scheduler,
+                   out=str(out) if out else None)
+    with ResultStore(out) as store:
+        store.register(spec.key, {**spec.describe(), "source": boards.source})
+        done = store.finished(spec.key, boards.source)
+        todo = [row for row in range(len(boards)) if int(boards.indices[row]) not in done]
+        info.boards_from_store = len(boards) - len(todo)
+        if limit is not None:
+            todo = todo[:max(0, limit)]
+        size = batch_size or batch_size_for(len(todo), workers)
+        tasks: list[Task] = []
+        for start in range(0, len(todo), size):
+            batch = boards.take(todo[start:start + size])
+            known = ({} if spec.needs_full_tables else
+                     store.known_cells([batch.pbn(i) for i in range(len(batch))]))
+            tasks.append((batch, known))
+        bar = tqdm(total=len(boards), initial=info.boards_from_store, unit="board",
+                   desc="simulate", disable=(not progress) if progress is not None else None)
+        try:
+            for chunk in run_batches(spec, tasks, workers, scheduler):
+                info.boards_computed += store.save(spec.key, boards.source, chunk.boards,
+                                                   chunk.new_cells)
+                info.bidding_seconds += chunk.bidding_seconds
+                info.dds_seconds += chunk.dds_seconds
+                info.cells_solved += chunk.cells_solved
+                info.tables_solved += chunk.tables_solved
+                bar.update(len(chunk.boards))
+        finally:
+            bar.close()
+        results = store.load(spec.key, boards.source, len(boards))
+    info.seconds = time.perf_counter() - started
+    report = build_report(results, info)
+    files: list[Path] = []
+    if out is not None:
+        if plots:
+            files = write_plots(results, report, out)
+        report.extra["files"] = [f.name for f in files] + [REPORT_NAME]
+        path = out / REPORT_NAME
+        path.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+        files.append(path)
+    return MatchRun(report, results, files)
+
+
+__all__ = ["REPORT_NAME", "MatchRun", "batch_size_for", "run_match"]

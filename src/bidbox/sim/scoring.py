@@ -1,0 +1,143 @@
+"""Duplicate scores and IMPs for simulated tables.
+
+Scores come from endplay's scoring (``endplay.types.Contract.score``), read once into a
+look-up table over every (level, strain, doubled, vulnerable, tricks) so that a run of
+many thousand boards does not build thousands of endplay objects. IMPs follow the
+standard (WBF) IMP scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+import numpy.typing as npt
+
+from bidbox.core.auction import Contract
+from bidbox.core.calls import Strain
+from bidbox.core.seats import Seat, Side, Vulnerability
+
+IMP_BOUNDARIES: tuple[int, ...] = (
+    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
+    1750, 2000, 2250, 2500, 3000, 3500, 4000,
+)
+"""The lowest point difference worth 1, 2, ... 24 IMPs (standard IMP scale)."""
+
+
+def imps(difference: int) -> int:
+    """IMPs for a point difference, with its sign (+430 is 10 IMPs, -20 is -1)."""
+    size = int(np.searchsorted(IMP_BOUNDARIES, abs(difference), side="right"))
+    return size if difference >= 0 else -size
+
+
+def imps_array(differences: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`imps` over an array of point differences."""
+    size = np.searchsorted(np.asarray(IMP_BOUNDARIES), np.abs(differences), side="right")
+    return np.where(differences >= 0, size, -size).astype(np.int64)
+
+
+@cache
+def score_table() -> npt.NDArray[np.int32]:
+    """Declarer's score by ``[level - 1, strain, doubled, vulnerable, tricks]`` (endplay).
+
+    Filled by asking endplay for each of the 7 x 5 x 3 x 2 x 14 cases once, so every
+    score in a simulation is endplay's, looked up.
+    """
+    from endplay.types import Contract as EpContract
+    from endplay.types import Penalty, Player, Vul
+
+    table = np.zeros((7, 5, 3, 2, 14), dtype=np.int32)
+    penalties = (Penalty.passed, Penalty.doubled, Penalty.redoubled)
+    for level in range(1, 8):
+        for strain in Strain:
+            for doubled in range(3):
+                for vulnerable in (0, 1):
+                    for tricks in range(14):
+                        contract = EpContract(level=level, denom=strain.to_endplay(),
+                                              declarer=Player.north,
+                                              penalty=penalties[doubled],
+                                              result=tricks - 6 - level)
+                        vul = Vul.ns if vulnerable else Vul.none
+                        table[level - 1, strain, doubled, vulnerable, tricks] = (
+                            contract.score(vul))
+    return table
+
+
+def declarer_score(contract: Contract, tricks: int, vul: Vulnerability) -> int:
+    """The score of ``contract`` making ``tricks`` tricks, for the declaring side."""
+    vulnerable = int(vul.is_vulnerable(contract.declarer))
+    return int(score_table()[contract.level - 1, int(contract.strain), contract.doubled,
+                             vulnerable, tricks])
+
+
+def ns_score(contract: Contract | None, tricks: int | None, vul: Vulnerability) -> int:
+    """North-South's score for a table result; a passed-out board scores 0."""
+    if contract is None:
+        return 0
+    if tricks is None:
+        raise ValueError(f"no trick count for {contract} by {contract.declarer}")
+    score = declarer_score(contract, tricks, vul)
+    return score if contract.declarer.side is Side.NS else -score
+
+
+@dataclass(frozen=True)
+class SideBest:
+    """The best contract a side could reach alone, double dummy (or a pass-out)."""
+
+    score: int
+    contract: Contract | None
+
+    def __str__(self) -> str:
+        if self.contract is None:
+            return "pass"
+        return f"{self.contract}{self.contract.declarer}"
+
+
+def best_for_side(tricks: npt.NDArray[np.int64], side: Side, vul: Vulnerability) -> SideBest:
+    """The highest-scoring undoubled contract for ``side`` alone, or pass (0) if none scores.
+
+    ``tricks[strain, seat]`` is the double-dummy trick table (bidbox ``Strain`` order,
+    seats N E S W). This is par when the opponents never bid: what an uncontested
+    auction should reach. Ties go to the lower contract, then to the first declarer.
+    """
+    best = SideBest(0, None)
+    table = score_table()
+    for declarer in side.seats:
+        vulnerable = int(vul.is_vulnerable(declarer))
+        for strain in Strain:
+            took = int(tricks[int(strain), int(declarer)])
+            for level in range(1, 8):
+                score = int(table[level - 1, int(strain), 0, vulnerable, took])
+                current = best.contract
+                lower = (current is not None and
+                         (level, int(strain)) < (current.level, int(current.strain)))
+                if score > best.score or (score == best.score and current is not None
+                                          and lower):
+                    best = SideBest(score, Contract(level, strain, 0, declarer))
+    return best
+
+
+def contract_class(contract: Contract | None) -> str:
+    """'passed out', 'partscore', 'game', 'small slam' or 'grand slam' (by level and strain)."""
+    if contract is None:
+        return "passed out"
+    if contract.level == 7:
+        return "grand slam"
+    if contract.level == 6:
+        return "small slam"
+    game_level = {Strain.NT: 3, Strain.S: 4, Strain.H: 4, Strain.D: 5, Strain.C: 5}
+    return "game" if contract.level >= game_level[contract.strain] else "partscore"
+
+
+def parse_contract(text: str | None, declarer: str | None) -> Contract | None:
+    """Read back a stored contract ('4SX' and 'N'); None (or 'pass') for a passed-out board."""
+    if text is None or text.lower() == "pass" or declarer is None:
+        return None
+    body = text.rstrip("X")
+    doubled = len(text) - len(body)
+    return Contract(int(body[0]), Strain.parse(body[1:]), doubled, Seat.parse(declarer))
+
+
+__all__ = ["IMP_BOUNDARIES", "SideBest", "best_for_side", "contract_class", "declarer_score",
+           "imps", "imps_array", "ns_score", "parse_contract", "score_table"]
