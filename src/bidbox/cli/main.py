@@ -188,6 +188,8 @@ def cmd_check(args: argparse.Namespace) -> int:
     print(f"{report.system} under {report.regulation.upper()}: "
           f"{'level ' + str(verdict) if verdict else 'not permitted at any level'}")
     shown = report.findings if level is None else report.violations(level)
+    if getattr(args, "verdict_only", False):
+        shown = [f for f in shown if f.level is None or f.level > 1]
     for f in shown:
         where = f"{f.auction} {f.call}".strip()
         lvl = f"level {f.level}" if f.level else "no level"
@@ -295,13 +297,28 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 # --- demo (make run) -----------------------------------------------------------
 def cmd_demo(args: argparse.Namespace) -> int:
-    """What `make run` shows: a sample hand measured and a sample auction walked."""
+    """What `make run` shows: a hand measured, an auction walked, and, for each shipped
+    system, a hand bid, an auction explained and the regulation's verdict."""
     sample = "AKQ2.J54.T9.8765"
     print(f"$ bidbox eval {sample}")
     cmd_eval(argparse.Namespace(hand=sample, json=False))
     calls = "1C P 1H X 2H P P 3D P 3H P P P"
     print(f"\n$ bidbox auction \"{calls}\" --dealer N --vul ns")
     cmd_auction(argparse.Namespace(calls=calls, dealer="N", vul="ns", json=False))
+    tours = {"sbu-level1": ("K432.AQ32.32.K32", "1NT P", "1NT P 2C P 2H"),
+             "tosr": ("KQ2.AQ8732.32.K2", "1C P", "1C P 1H P 1S")}
+    shipped = {s.name for s in shipped_systems()}
+    for name, (hand, before, auction) in tours.items():
+        if name not in shipped:
+            continue
+        common = {"system": name, "option": None, "json": False, "dealer": "N",
+                  "vul": "none", "regulation": "sbu"}
+        print(f"\n$ bidbox bid --system {name} --hand {hand} --auction \"{before}\"")
+        cmd_bid(argparse.Namespace(**common, them=None, hand=hand, auction=before))
+        print(f"\n$ bidbox explain --system {name} --auction \"{auction}\"")
+        cmd_explain(argparse.Namespace(**common, ns=None, ew=None, auction=auction, all=False))
+        print(f"\n$ bidbox check --system {name} --regulation sbu")
+        cmd_check(argparse.Namespace(**common, level=None, verdict_only=True))
     return 0
 
 
