@@ -78,7 +78,8 @@ def test_stoppers(holding: str, stopper: bool) -> None:
 
 
 SCALAR = {
-    "length": hd.length, "hcp": hd.hcp, "controls": hd.controls,
+    "length": hd.length, "hcp": hd.hcp, "controls": hd.controls, "aces": hd.aces,
+    "kings": hd.kings,
     "roman_quarters": hd.roman_losers_quarters, "ltc": hd.ltc_losers,
     "quick_halves": hd.quick_tricks_halves, "top_honours": hd.top_honours,
     "solid": hd.is_solid, "semi_solid": hd.is_semi_solid, "stopper": hd.has_stopper,

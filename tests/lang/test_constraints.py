@@ -34,11 +34,14 @@ def test_descriptions(text: str, words: str) -> None:
     assert parse_constraint(text).describe() == words
 
 
-def test_free_variable_means_some_suit_and_bound_means_that_suit() -> None:
-    c = parse_constraint("4+M, hcp 11+")
-    free = substitute(c, {})
-    assert isinstance(free, Or) and len(free.items) == 2
-    bound = substitute(c, {"M": "S"})
+def test_free_variable_ranges_over_the_smallest_part_holding_its_uses() -> None:
+    free = substitute(parse_constraint("4+M, hcp 11+"), {})
+    assert free == parse_constraint("(4+H | 4+S), hcp 11+")
+    assert substitute(parse_constraint("not 4+M"), {}) == parse_constraint("not (4+H | 4+S)")
+    same = substitute(parse_constraint("5+M, semi_solid(M)"), {})
+    assert same == parse_constraint("5+H, semi_solid(H) | 5+S, semi_solid(S)")
+    assert isinstance(same, Or) and len(same.items) == 2
+    bound = substitute(parse_constraint("4+M, hcp 11+"), {"M": "S"})
     assert SuitRange("lengths", "S", 4, None) in bound.children()
     other = substitute(parse_constraint("4+oM"), {"M": "H"})
     assert other == SuitRange("lengths", "S", 4, None)

@@ -63,3 +63,17 @@ def test_ranked_suits_follow_each_hand() -> None:
         features("32.AQJ54.Q5432.K"), CTX)[0]
     assert compile_predicate(parse_constraint("suit_controls(L4) 1+"))(
         features("32.AQJ54.Q5432.K"), CTX)[0]
+
+
+def test_module_arguments_keep_their_spelling_and_variables_skip_illegal_suits() -> None:
+    text = """
+option transfers-2nt "digits after a hyphen are fine"
+module raise(bid)
+  {bid} hcp 20-21, balanced
+1C hcp 12+, 4+C
+  1Y hcp 6+, 4+Y      # Y is a suit other than Z: only the legal ones (1D, 1H, 1S) expand
+  use raise(2NT)
+"""
+    system = compile_text(text, "args.bbx")
+    assert calls_after(system, "1C") == ["1D", "1H", "1S", "2NT"]
+    assert "transfers-2nt" in system.options

@@ -34,3 +34,12 @@ def test_unreachable_call_and_hole_with_witness() -> None:
 def test_clean_node_has_no_findings() -> None:
     system = compile_text("1NT hcp 15-17, balanced\n  P hcp 0-7\n  2C hcp 8+\n", "ok.bbx")
     assert [f for f in lint_system(system) if f.auction == "1NT"] == []
+
+
+def test_lint_asks_the_right_seat_after_our_own_call() -> None:
+    system = compile_text("1H hcp 12+, 5+H\n  1S hcp 6+, 4+S\n    1NT hcp 12-14\n"
+                          "    2H hcp 12+, 6+H\n", "seat.bbx")
+    holes = {f.auction: f for f in lint_system(system) if f.code == "hole"}
+    witness = Hand.parse(holes["1H 1S"].witness or "")
+    # The seat to call after 1H P 1S P is the opener: the witness must have opened 1H.
+    assert witness.lengths[1] >= 5

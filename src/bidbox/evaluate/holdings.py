@@ -37,6 +37,14 @@ def controls(mask: int) -> int:
     return 2 * _has(mask, ACE) + _has(mask, KING)
 
 
+def aces(mask: int) -> int:
+    return int(_has(mask, ACE))
+
+
+def kings(mask: int) -> int:
+    return int(_has(mask, KING))
+
+
 def roman_losers_quarters(mask: int) -> int:
     """Roman (Courtney, as modified by Belladonna and Avarelli) losers, in quarter losers.
 
@@ -147,6 +155,8 @@ def tables() -> dict[str, npt.NDArray[np.int16]]:
         "length": n,
         "hcp": 4 * a + 3 * k + 2 * q + j,
         "controls": 2 * a + k,
+        "aces": a,
+        "kings": k,
         "roman_quarters": roman,
         "ltc": missing,
         "quick_halves": qt,

@@ -199,6 +199,10 @@ register(Measure("hcp", "high-card points, A=4 K=3 Q=2 J=1",
 register(Measure("controls", "controls, A=2 K=1",
                  lambda h: sum(_suits(h, hd.controls)), lambda m: _sum_table("controls", m),
                  _as_int))
+register(Measure("aces", "number of aces (for Blackwood and Gerber answers)",
+                 lambda h: sum(_suits(h, hd.aces)), lambda m: _sum_table("aces", m), _as_int))
+register(Measure("kings", "number of kings", lambda h: sum(_suits(h, hd.kings)),
+                 lambda m: _sum_table("kings", m), _as_int))
 _suit_measure("lengths", "suit lengths [S, H, D, C]", "length", hd.length)
 register(Measure("pattern", "hand pattern, longest suit first (e.g. 4432)",
                  lambda h: pattern_name(h.lengths), lambda m: _code(_sorted_lengths(m)),

@@ -262,7 +262,7 @@ class Compiler:
             self.error(raw.location, f"modules nest more than {MAX_MODULE_DEPTH} deep "
                                      f"(does '{raw.head}' use itself?)")
             return
-        args = _split_args(raw.tokens)
+        args = _split_args(raw.tokens, raw.location.text)
         if args is None or len(args) != len(module.params):
             self.error(raw.location, f"module '{module.name}' takes {len(module.params)} "
                                      f"argument(s): use {module.name}"
@@ -372,15 +372,19 @@ class Compiler:
                                              f"{hint}", raw.head_col)
                     return []
         legal = []
+        problems = []
         for call, extra, wild in results:
             try:
                 Auction().extend(actual).add(call)
             except IllegalCallError as err:
-                self.error(raw.location, f"{call} is not legal after "
-                                         f"'{' '.join(map(str, actual)) or 'the start'}': "
-                                         f"{err.reason}", raw.head_col)
+                problems.append(f"{call} is not legal after "
+                                f"'{' '.join(map(str, actual)) or 'the start'}': {err.reason}")
                 continue
             legal.append((call, extra, wild))
+        # A suit variable stands for the suits whose bid is legal here; a written call, or
+        # a variable legal for no suit at all, is a mistake.
+        if problems and (len(results) == 1 or not legal):
+            self.error(raw.location, problems[0], raw.head_col)
         return legal
 
     def split_line(self, raw: RawLine
@@ -550,22 +554,14 @@ def _resolve_step(kind: str, n: int, actual: list[Call]) -> Call | None:
     return bids[n - 1] if n <= len(bids) else None
 
 
-def _split_args(tokens: list[Token]) -> list[str] | None:
+def _split_args(tokens: list[Token], line: str) -> list[str] | None:
+    """The arguments of ``use NAME(a, b)`` as written (so '2NT' stays '2NT')."""
     if not tokens:
         return []
     if tokens[0].text != "(" or tokens[-1].text != ")":
         return None
-    args: list[str] = []
-    current: list[str] = []
-    for tok in tokens[1:-1]:
-        if tok.text == "," and current:
-            args.append(" ".join(current))
-            current = []
-        else:
-            current.append(tok.text)
-    if current:
-        args.append(" ".join(current))
-    return args
+    inner = line[tokens[0].col:tokens[-1].col - 1]
+    return [part.strip() for part in inner.split(",") if part.strip()]
 
 
 def _label(path: list[tuple[Call, bool]]) -> str:

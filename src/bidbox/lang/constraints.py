@@ -426,13 +426,32 @@ def negate(c: Constraint) -> Constraint:
 
 
 def substitute(c: Constraint, binding: dict[str, str]) -> Constraint:
-    """Replace bound suit variables; free variables become a disjunction over their values."""
-    c = _subst(c, binding)
+    """Replace bound suit variables; a free variable means "some suit" over the smallest
+    part of the constraint that holds all its uses: ``not 4+M`` is "no four-card major",
+    ``5+M, semi_solid(M)`` is "a semi-solid five-card major" (the same major twice)."""
+    return _expand_free(_subst(c, binding), binding)
+
+
+def _expand_free(c: Constraint, binding: dict[str, str]) -> Constraint:
     free = [v for v in SUIT_VARIABLES if v in c.suits()]
     if not free:
         return c
     var = free[0]
-    options = [substitute(c, {**binding, var: s}) for s in variable_values(var, binding)]
+    holders = [i for i, child in enumerate(c.children()) if var in child.suits()]
+    if len(holders) == 1 and isinstance(c, And | Or | Not):
+        # Every use of the variable is inside one part: let it range there.
+        i = holders[0]
+        parts = list(c.children())
+        parts[i] = _expand_free(parts[i], binding)
+        if isinstance(c, Not):
+            rebuilt = negate(parts[0])
+        elif isinstance(c, And):
+            rebuilt = conjoin(parts)
+        else:
+            rebuilt = disjoin(parts)
+        return _expand_free(rebuilt, binding)
+    options = [_expand_free(_subst(c, {var: s}), {**binding, var: s})
+               for s in variable_values(var, binding)]
     return disjoin(options)
 
 

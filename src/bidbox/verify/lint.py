@@ -15,6 +15,7 @@ from functools import cache
 import numpy as np
 
 from bidbox.core.auction import Auction
+from bidbox.core.calls import PASS
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side
 from bidbox.engine.explain import Facts, sample_hands, seat_facts
@@ -98,7 +99,7 @@ def _witness(space: Features, mask: Array) -> str | None:
 def _context(node: Node, auction: Auction) -> TableContext:
     seat = auction.next_seat
     passed = any(c.kind.name == "PASS" for c in auction.calls_by(seat))
-    return TableContext(seat=len(node.auction) % 4 + 1, vul=False, they_vul=False,
+    return TableContext(seat=len(auction.calls) % 4 + 1, vul=False, they_vul=False,
                         passed=passed)
 
 
@@ -130,6 +131,8 @@ def lint_system(system: System) -> list[Finding]:
         if not node.calls:
             continue
         auction = Auction(Seat.N).extend(node.auction)
+        if node.ours_last and not auction.is_ended:
+            auction = auction.add(PASS)  # the opponents' implicit pass before our next call
         if auction.is_ended:
             continue
         ctx = _context(node, auction)
