@@ -67,3 +67,11 @@ def test_count_signals_are_not_parity_signals() -> None:
     report = SBU().check(compile_text(text, "count.bbx"))
     signals = [f for f in report.findings if f.call == "signals"]
     assert signals and signals[0].level == 1
+
+
+def test_conventions_beyond_the_first_round_are_graded() -> None:
+    text = "1H hcp 12+, 5+H\n  4C hcp 12+, 4+H, 0-1C [splinter]\n  2S hcp 12+ [relay]\n"
+    report = SBU().check(compile_text(text, "conv.bbx"))
+    rules = {f.rule: f.level for f in report.findings}
+    assert rules["splinter bids"] == 2 and rules["relay methods"] == 3
+    assert report.verdict == 3

@@ -326,8 +326,34 @@ class SBU:
             for entry in node.ordered():
                 if entry.call.kind is not CallKind.PASS:
                     report.findings.append(self._overcall(entry, auction, node))
+        report.findings.extend(self._other_conventions(system))
         report.findings.extend(self._signals(system))
         return report
+
+    # Conventions outside openings, first overcalls and doubles: Levels 1 and 2 list the
+    # ones they allow (4 §15, 5 §4-§10); from Level 3 on responses are free (foreword §6).
+    _LISTED = {
+        "splinter": (2, "splinter bids", "5 §5"),
+        "relay": (3, "relay methods", "foreword §6, 6.1 §3"),
+        "puppet": (3, "puppet methods", "foreword §6, 6.1 §3"),
+        "exclusion": (3, "exclusion Blackwood", "foreword §6, 6.1 §3"),
+        "keycard": (3, "key-card asks", "foreword §6, 6.1 §3"),
+    }
+
+    def _other_conventions(self, system: System) -> list[LicenceFinding]:
+        seen: dict[str, LicenceFinding] = {}
+        for node in system.nodes():
+            if node is system.root:
+                continue
+            for entry in node.calls:
+                for tag in sorted(tags_of(entry)):
+                    if tag in self._LISTED and tag not in seen:
+                        level, rule, section = self._LISTED[tag]
+                        seen[tag] = LicenceFinding(
+                            str(entry.call), entry.node.label, rule, section, level, None,
+                            f"{rule} (first at {entry.node.label}, {entry.location}) are "
+                            f"permitted from Level {level}")
+        return list(seen.values())
 
     def _finding(self, entry: CallEntry, auction: str, rule: str, section: str,
                  level: int | None, message: str, bad: Constraint | None = None,
