@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 from itertools import product
+from typing import ClassVar
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
@@ -332,7 +333,7 @@ class SBU:
 
     # Conventions outside openings, first overcalls and doubles: Levels 1 and 2 list the
     # ones they allow (4 §15, 5 §4-§10); from Level 3 on responses are free (foreword §6).
-    _LISTED = {
+    _LISTED: ClassVar[dict[str, tuple[int, str, str]]] = {
         "splinter": (2, "splinter bids", "5 §5"),
         "relay": (3, "relay methods", "foreword §6, 6.1 §3"),
         "puppet": (3, "puppet methods", "foreword §6, 6.1 §3"),
