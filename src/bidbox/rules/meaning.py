@@ -21,7 +21,6 @@ from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.lang.constraints import Constraint, Or
 from bidbox.verify.lint import witness_hand
 
-SUIT_KEYS = ("S", "H", "D", "C")
 DEFAULT_CONTEXT = TableContext(seat=1, vul=False, they_vul=False, passed=False)
 
 

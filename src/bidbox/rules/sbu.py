@@ -21,6 +21,7 @@ from typing import ClassVar
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
+from bidbox.engine.explain import SUIT_KEYS
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.walk import guard_holds
 from bidbox.lang.constraints import (
@@ -34,7 +35,7 @@ from bidbox.lang.constraints import (
     negate,
 )
 from bidbox.lang.system import CallEntry, Node, System
-from bidbox.rules.meaning import SUIT_KEYS, find_hand, hand_types, is_strong, share_where, stats
+from bidbox.rules.meaning import find_hand, hand_types, is_strong, share_where, stats
 from bidbox.rules.regulation import AlertDecision, CallSituation, CheckReport, LicenceFinding
 
 CONVENTIONAL_TAGS = frozenset({
