@@ -71,8 +71,9 @@ class Decoding:
         return self.exact / self.defined if self.defined else 0.0
 
 
-def positive_deals(count: int, seed: int) -> DealBatch:
-    """``count`` deals where North has 15+ HCP and South a positive (8+ HCP, 2+ controls)."""
+def select_deals(count: int, seed: int, semi: bool = False) -> DealBatch:
+    """``count`` deals where North has 15+ HCP and South a positive (8+ HCP, 2+ controls);
+    with ``semi``, North 19+ and South a semi-positive (5-7 HCP, or 8+ with 0-1 controls)."""
     chunks: list[np.ndarray] = []
     found = 0
     batch = 0
@@ -80,27 +81,39 @@ def positive_deals(count: int, seed: int) -> DealBatch:
         pool = deal_batch(max(count * 8, 1000), seed=seed + batch)
         north = HandFeatures(pool.hands(Seat.N))
         south = HandFeatures(pool.hands(Seat.S))
-        keep = ((north.value("hcp") >= 15) & (south.value("hcp") >= 8)
-                & (south.value("controls") >= 2))
+        hcp, controls = south.value("hcp"), south.value("controls")
+        if semi:
+            keep = (north.value("hcp") >= 19) & (
+                ((hcp >= 5) & (hcp <= 7)) | ((hcp >= 8) & (controls <= 1)))
+        else:
+            keep = (north.value("hcp") >= 15) & (hcp >= 8) & (controls >= 2)
         chunks.append(pool.masks[keep])
         found += int(keep.sum())
         batch += 1
     return DealBatch(np.concatenate(chunks)[:count])
 
 
-def relay_to_shape(system: System, deals: DealBatch) -> list[tuple[Auction, np.ndarray]]:
-    """Bid 1C P, South's response, then North's relays and South's answers until South
-    shows strength (or the tree ends).  Returns each final auction with its deals."""
-    systems = as_systems(system)
+def _node(system: System, calls: list[str]) -> Node:
+    """Our side's node after ``calls`` (our calls only; opponents pass)."""
+    node = system.root
+    for token in calls:
+        node = next(e.node for e in node.calls if str(e.call) == token)
+    return node
+
+
+def relay_to_shape(system: System, deals: DealBatch, semi: bool = False
+                   ) -> tuple[list[tuple[Auction, np.ndarray]], dict[int, str]]:
+    """Bid South's response, then North's relays and South's answers until South shows
+    strength (or the tree ends).  Returns each final auction with its deals, and South's
+    first response per deal."""
     south = HandFeatures(deals.hands(Seat.S))
-    # The opening and South's response come from the ordinary bidder.
-    start = bid_batch(deals, systems, Seat.N, Vulnerability.NONE, silent=Side.EW)
-    del start  # (bid through once: every deal must end legally; the relays are below)
-    auction = Auction(Seat.N, Vulnerability.NONE).extend([Call.parse("1C"), Call.parse("P")])
-    node = next(e.node for e in system.root.calls if str(e.call) == "1C")
+    ours = ["1C", "1D", "1H"] if semi else ["1C"]
+    auction = Auction(Seat.N, Vulnerability.NONE).extend(
+        [Call.parse(c) for c in " P ".join(ours).split()] + [Call.parse("P")])
     done: list[tuple[Auction, np.ndarray]] = []
+    first_calls: dict[int, str] = {}
     stack: list[tuple[Auction, Node, np.ndarray, bool]] = [
-        (auction, node, np.arange(len(deals)), True)]
+        (auction, _node(system, ours), np.arange(len(deals)), True)]
     while stack:
         auction, node, index, first = stack.pop()
         ctx = table_context(auction, len(auction.calls))
@@ -110,8 +123,10 @@ def relay_to_shape(system: System, deals: DealBatch) -> list[tuple[Auction, np.n
             taken |= hit
             sub = index[hit]
             after = auction.add(entry.call)
-            if first and "negative" in entry.tags:
-                continue  # 1D: not a positive response (South had fewer than 2 controls)
+            if first:
+                first_calls.update(dict.fromkeys(sub.tolist(), str(entry.call)))
+                if "negative" in entry.tags:
+                    continue  # 1D or the second negative: no relays
             if STRENGTH_TAGS & set(entry.tags):
                 done.append((after, sub))
                 continue
@@ -125,16 +140,25 @@ def relay_to_shape(system: System, deals: DealBatch) -> list[tuple[Auction, np.n
                           north.node, sub, False))
         if (~taken).any():
             done.append((auction, index[~taken]))  # no call fits: the shape stays open
-    return done
+    return done, first_calls
 
 
-def measure(count: int, seed: int = 2026) -> Decoding:
+def measure(count: int, seed: int = 2026, semi: bool = False) -> Decoding:
     system = tosr()
-    deals = positive_deals(count, seed)
+    deals = select_deals(count, seed, semi)
     lengths = HandFeatures(deals.hands(Seat.S)).value("lengths")
     patterns = ["".join(map(str, sorted(row, reverse=True))) for row in lengths]
+    finals, first_calls = relay_to_shape(system, deals, semi)
+    if not semi:
+        # The uncontested bidder opens 1C and makes the same response as the driver.
+        bid = bid_batch(deals, as_systems(system), Seat.N, Vulnerability.NONE,
+                        silent=Side.EW)
+        for auction, index, _ in bid.groups:
+            assert str(auction.calls[0]) == "1C"
+            for i in index:
+                assert str(auction.calls[2]) == first_calls[int(i)], str(auction)
     result = Decoding(deals=len(deals))
-    for auction, index in relay_to_shape(system, deals):
+    for auction, index in finals:
         known = explain(auction, as_systems(system)).knowledge[Seat.S].shape
         for i in index:
             real = "-".join(str(int(n)) for n in lengths[i])
@@ -151,8 +175,16 @@ def measure(count: int, seed: int = 2026) -> Decoding:
 
 def test_relays_reveal_the_exact_shape() -> None:
     result = measure(2000)
+    assert result.deals == 2000
     assert result.mismatches == 0
     assert result.defined > 1800
+    assert result.share >= 0.95, dict(result.misses)
+
+
+def test_semi_positive_relays_two_steps_higher() -> None:
+    """1C-1D-1H: the same tables two steps higher (section 2.10)."""
+    result = measure(200, seed=77, semi=True)
+    assert result.mismatches == 0
     assert result.share >= 0.95, dict(result.misses)
 
 
