@@ -21,10 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bidbox.core import CallKind, Seat, Side, Vulnerability  # noqa: E402
-from bidbox.engine import as_systems, bid_batch  # noqa: E402
-from bidbox.evaluate import deal_batch  # noqa: E402
-from tests.systems.test_tosr_relays import measure, tosr  # noqa: E402
+from tests.systems.test_tosr_relays import measure, tosr
+
+from bidbox.core import CallKind, Seat, Side, Vulnerability
+from bidbox.engine import as_systems, bid_batch
+from bidbox.evaluate import deal_batch
 
 
 def decoding(count: int) -> None:
