@@ -487,7 +487,7 @@ class SBU:
             if category is None:
                 return self._finding(entry, label, "weak meanings", "6.2 §6, 7 §2", None,
                                      f"{call} has a weak meaning in no permitted category: "
-                                     f"{t.describe()}", t, ctx)
+                                     f"{_short(t.describe())}", t, ctx)
             group = _l4_group(category)
             if group is None:
                 return self._finding(entry, label, "weak meanings", "7 §2", None,
@@ -608,6 +608,11 @@ def effective(node: Node, entry: CallEntry, ctx: TableContext
     types = [conjoin([t, negative]) for t in hand_types(entry.shown)]
     types = [t for t in types if stats(t, ctx).possible] or types
     return conjoin([entry.shown, negative]), types
+
+
+def _short(text: str, limit: int = 140) -> str:
+    """A long generated description cut for a one-line finding (the witness shows a hand)."""
+    return text if len(text) <= limit else text[:limit - 3].rstrip() + "..."
 
 
 def _length_at_most(strain: Strain, n: int) -> Constraint:
