@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-import numpy as np
 import numpy.typing as npt
 
 from bidbox.evaluate import get_measure
@@ -77,7 +76,3 @@ class SubFeatures:
 
     def take(self, index: Array) -> SubFeatures:
         return SubFeatures(self.parent, self.index[index])
-
-
-def stack_bool(n: int, value: bool) -> Array:
-    return np.full(n, value, dtype=bool)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind
-from bidbox.core.seats import Seat, Side, Vulnerability
+from bidbox.core.seats import Seat, Side
 from bidbox.engine.predicates import TableContext
 from bidbox.lang.compiler import TableContext as GuardContext
 from bidbox.lang.compiler import context_holds
@@ -26,11 +26,6 @@ def table_context(auction: Auction, index: int) -> TableContext:
     return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
                         vul=auction.vul.is_vulnerable(seat),
                         they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed)
-
-
-def context_for(dealer: Seat, vul: Vulnerability, seat: Seat, passed: bool) -> TableContext:
-    return TableContext((int(seat) - int(dealer)) % 4 + 1, vul.is_vulnerable(seat),
-                        vul.is_vulnerable(seat.lho), passed)
 
 
 def guard_holds(entry: CallEntry, ctx: TableContext) -> bool:
