@@ -22,7 +22,7 @@ from bidbox.engine.fallback import FALLBACK_PASS_TEXT
 from bidbox.engine.features import Array, Features, HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
-from bidbox.engine.walk import candidates, walk
+from bidbox.engine.walk import tried_before, walk
 from bidbox.evaluate import deal_batch, get_measure
 from bidbox.lang.constraints import Constraint, conjoin, disjoin, negate
 from bidbox.lang.system import CallEntry, Forcing, System
@@ -111,19 +111,6 @@ class Explanation:
                 "knowledge": {str(s): k.to_json() for s, k in self.knowledge.items()}}
 
 
-def _alternatives(node_entries: list[CallEntry], chosen: CallEntry | None, auction: Auction,
-                  index: int) -> list[CallEntry]:
-    """The calls tried before the chosen one (all of them for a call outside the system)."""
-    before = Auction(auction.dealer, auction.vul, auction.calls[:index])
-    out = []
-    for e in node_entries:
-        if chosen is not None and e is chosen:
-            break
-        if before.is_legal(e.call):
-            out.append(e)
-    return out
-
-
 def explain(auction: Auction, systems: Mapping[Side, System]) -> Explanation:
     calls, facts = _read_calls(auction, systems)
     knowledge = {seat: measure_knowledge(facts[seat]) for seat in Seat}
@@ -151,8 +138,8 @@ def _read_calls(auction: Auction, systems: Mapping[Side, System]
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is outside the system: "
                     "its side's notes do not reach this auction")
         else:
-            denied = _alternatives(candidates(step.node, step.context), entry, auction,
-                                   step.index)
+            before = Auction(auction.dealer, auction.vul, auction.calls[:step.index])
+            denied = tried_before(step.node, entry, step.context, before)
             if entry is None:
                 note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
                         "here: read as the natural fallback")

@@ -37,6 +37,19 @@ def candidates(node: Node, ctx: TableContext) -> list[CallEntry]:
     return [e for e in node.ordered() if guard_holds(e, ctx)]
 
 
+def tried_before(node: Node, chosen: CallEntry | None, ctx: TableContext,
+                 before: Auction | None = None) -> list[CallEntry]:
+    """The calls the bidder tries before ``chosen`` at ``node`` (all of them when ``chosen``
+    is None), legal after ``before`` when given: what a call denies by negative inference."""
+    out = []
+    for entry in candidates(node, ctx):
+        if chosen is not None and entry is chosen:
+            break
+        if before is None or before.is_legal(entry.call):
+            out.append(entry)
+    return out
+
+
 def step_ours(node: Node | None, call: Call, ctx: TableContext) -> tuple[Node | None,
                                                                          CallEntry | None]:
     if node is None:

@@ -23,7 +23,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.engine.explain import SUIT_KEYS
 from bidbox.engine.predicates import TableContext
-from bidbox.engine.walk import guard_holds
+from bidbox.engine.walk import guard_holds, tried_before
 from bidbox.lang.constraints import (
     ANY,
     Constraint,
@@ -598,12 +598,7 @@ def effective(node: Node, entry: CallEntry, ctx: TableContext
               ) -> tuple[Constraint, list[Constraint]]:
     """The hands that really make ``entry`` at ``node``: its meaning less every call tried
     before it; and the same split into the meaning's hand types."""
-    before: list[Constraint] = []
-    for other in node.ordered():
-        if other is entry:
-            break
-        if guard_holds(other, ctx):
-            before.append(other.choose)
+    before = [other.choose for other in tried_before(node, entry, ctx)]
     negative = negate(disjoin(before)) if before else ANY
     types = [conjoin([t, negative]) for t in hand_types(entry.shown)]
     types = [t for t in types if stats(t, ctx).possible] or types
