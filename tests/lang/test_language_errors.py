@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bidbox.lang import OptionError, SystemFileError, compile_text
+from bidbox.lang import OptionError, SystemFileError, compile_text, load_system
 
 
 def problems(text: str) -> list[str]:
@@ -70,3 +72,17 @@ def test_unknown_option_is_refused_with_the_choices() -> None:
 def test_includes_stay_beside_the_file(tmp_path: object) -> None:
     found = problems('include "../etc/passwd"\n1H hcp 12+\n')
     assert any("only files beside the system file" in p for p in found), found
+
+
+def test_a_base_is_compiled_beside_the_system(tmp_path: Path) -> None:
+    (tmp_path / "nb.bbx").write_text("1H hcp 12+, 5+H\n  2H hcp 6-9, 3+H\n")
+    (tmp_path / "s.bbx").write_text('system s\nbase "nb.bbx"\n1NT hcp 15-17, balanced\n')
+    system = load_system(str(tmp_path / "s.bbx"))
+    assert system.base is not None
+    assert [str(e.call) for e in system.base.root.calls] == ["1H"]
+
+
+def test_a_missing_base_names_its_line(tmp_path: Path) -> None:
+    (tmp_path / "s.bbx").write_text('system s\nbase "nope.bbx"\n1NT hcp 15-17, balanced\n')
+    with pytest.raises(SystemFileError, match=r"s\.bbx:2:1: error: base 'nope\.bbx'"):
+        load_system(str(tmp_path / "s.bbx"))

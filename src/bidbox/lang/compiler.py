@@ -114,8 +114,10 @@ def _is_context_only(c: Constraint) -> bool:
 
 class Compiler:
     def __init__(self, doc: Document, options: Mapping[str, str | bool],
-                 read_include: Callable[[str], Document | str]) -> None:
+                 read_include: Callable[[str], Document | str],
+                 read_base: Callable[[str], System | str] | None = None) -> None:
         self.doc = doc
+        self.read_base = read_base
         self.diagnostics: list[Diagnostic] = list(doc.diagnostics)
         self.read_include = read_include
         self.requested = dict(options)
@@ -140,11 +142,30 @@ class Compiler:
         self.collect_defs()
         root = Node((), False)
         self.expand(self.tree, root, [], {}, depth=0)
+        base = self.compile_base()
         if self.diagnostics:
             raise SystemFileError(self.diagnostics)
         return System(self.doc.name or Path(self.doc.file).stem, self.doc.title or self.doc.name,
                       self.doc.source, self.doc.file, self.options, self.selected, root,
-                      self.notes, self.doc.fallback)
+                      self.notes, self.doc.fallback, base)
+
+    def compile_base(self) -> System | None:
+        """The natural base the system names: its own System, walked beside this one."""
+        if self.doc.base is None:
+            return None
+        path, location = self.doc.base
+        if self.read_base is None:
+            self.error(location, "a base file cannot name a base of its own")
+            return None
+        try:
+            base = self.read_base(path)
+        except SystemFileError as err:
+            self.diagnostics.extend(err.diagnostics)
+            return None
+        if isinstance(base, str):
+            self.error(location, base)
+            return None
+        return base
 
     def merge_includes(self, doc: Document, depth: int) -> None:
         for path, location in doc.includes:
@@ -605,7 +626,20 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
             return f"include '{path}': no such file beside the system file"
         return parse_document(full.read_text(encoding="utf-8"), str(full))
 
-    return Compiler(doc, options or {}, read_include).run()
+    def read_base(path: str) -> System | str:
+        # A base is looked for beside the system file, then among the shipped files, so a
+        # partnership's own system can name the shipped natural base.
+        found = read_include(path)
+        if isinstance(found, str):
+            shipped = Path(__file__).resolve().parents[1] / "systems" / path
+            if Path(path).name != path or not shipped.is_file():
+                return found.replace("include", "base", 1)
+            found = parse_document(shipped.read_text(encoding="utf-8"), str(shipped))
+        if found.diagnostics:
+            raise SystemFileError(found.diagnostics)
+        return Compiler(found, {}, read_include).run()
+
+    return Compiler(doc, options or {}, read_include, read_base).run()
 
 
 def _is_wildcard(head: str) -> bool:

@@ -13,7 +13,7 @@ from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
 DIRECTIVES = ("system", "title", "source", "option", "def", "module", "include", "notes",
-              "fallback", "use")
+              "fallback", "use", "base")
 _CALL_TOKEN = re.compile(r"^(\([^)\s]*\)|\S+)")
 
 
@@ -50,6 +50,7 @@ class Document:
     defs: list[tuple[str, list[Token], Location]] = field(default_factory=list)
     modules: dict[str, Module] = field(default_factory=dict)
     includes: list[tuple[str, Location]] = field(default_factory=list)
+    base: tuple[str, Location] | None = None  # the shared natural base this system falls back on
     notes: dict[str, str] = field(default_factory=dict)
     tree: list[RawLine] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -185,6 +186,13 @@ def _directive(doc: Document, word: str, tokens: list[Token], location: Location
         value = need_string()
         if value is not None:
             doc.includes.append((value, location))
+    elif word == "base":
+        value = need_string()
+        if value is not None:
+            if doc.base is not None:
+                doc.error(location, "a system names one base; 'base' is given twice")
+            else:
+                doc.base = (value, location)
     elif word == "option":
         _option(doc, tokens, location)
     elif word == "def":

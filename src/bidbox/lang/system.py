@@ -167,6 +167,7 @@ class System:
     root: Node
     notes: dict[str, str]
     fallback: str = "natural"
+    base: System | None = None  # the shared natural base, tried where these notes are silent
 
     def nodes(self) -> list[Node]:
         return self.root.walk()
