@@ -1,0 +1,165 @@
+"""The real-board replay (benchmarks/bench_real_boards.py) on a few boards: its figures must
+agree with independent computations (the files' own scores, DDS's par, sim.scoring), and
+its per-auction checks must flag the auctions they describe.
+
+Only boards that carry their own double-dummy table are used, so no DDS solving is needed
+except one full table that checks the par computed from a table.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from functools import cache
+from pathlib import Path
+from types import ModuleType, SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
+from bidbox.core import Auction, Call, Seat, Side, Vulnerability
+from bidbox.lang import load_system
+from bidbox.lang.system import Forcing
+from bidbox.sim.double_dummy import full_tables
+from bidbox.sim.scoring import best_for_side, contract_class, imps
+
+ROOT = Path(__file__).parents[2]
+SCRIPT = ROOT / "benchmarks" / "bench_real_boards.py"
+REAL_PBN = ROOT / ".." / "shared" / "data" / "real-pbn"
+
+
+@cache
+def bench() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_real_boards", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_real_boards"] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+@cache
+def five_boards() -> list[Any]:
+    if not REAL_PBN.is_dir():
+        pytest.skip(f"real boards not found at {REAL_PBN} (shared/data beside the checkout)")
+    loaded, counts = bench().load_real_boards(REAL_PBN, limit=40)
+    assert counts.with_auction >= len(loaded) == 40
+    picked = [b for b in loaded if b.tricks is not None][:5]
+    assert len(picked) == 5
+    return picked
+
+
+@cache
+def replayed() -> Any:
+    return bench().replay(five_boards(), load_system("sbu-level1"))
+
+
+def file_scores() -> dict[str, tuple[int, int]]:
+    """Each board's [Score] (NS) and the tricks taken, as the file records them."""
+    from endplay.parsers import pbn
+
+    out = {}
+    for path in sorted(REAL_PBN.glob("*.pbn"))[:6]:
+        for record in pbn.loads(path.read_text(encoding="utf-8")):
+            score = record.info.get("Score", "")
+            played = record.contract  # endplay keeps [Result] as over/undertricks
+            if score.startswith("NS ") and played is not None and played.level:
+                out[f"{path.stem}#{record.board_num}"] = (
+                    int(score[3:]), played.level + 6 + int(played.result))
+    return out
+
+
+def test_recorded_tables_score_as_the_files_say_when_the_play_was_double_dummy() -> None:
+    boards = {b.board_id: b for b in five_boards()}
+    checked = 0
+    for row in replayed().boards:
+        board = boards[row.board_id]
+        recorded = file_scores().get(row.board_id)
+        contract = board.contract
+        if recorded is None or contract is None:
+            continue
+        score, result = recorded
+        if int(board.tricks[int(contract.strain), int(contract.declarer)]) == result:
+            assert row.recorded_ns == score, row.board_id
+            checked += 1
+    assert checked >= 1, "no board whose play took the double-dummy tricks"
+
+
+def test_par_is_dds_par_and_lies_between_what_each_side_scores_alone() -> None:
+    boards = five_boards()
+    tricks, pars = full_tables([b.deal for b in boards[:1]], [b.dealer for b in boards[:1]],
+                               [b.vul for b in boards[:1]])
+    assert pars is not None
+    assert np.array_equal(tricks[0], boards[0].tricks)  # the file's table is DDS's
+    assert bench().board_par(boards[0].tricks, boards[0].dealer, boards[0].vul)[0] == (
+        pars[0].ns_score)
+    for board, row in zip(boards, replayed().boards, strict=True):
+        ns_alone = best_for_side(board.tricks, Side.NS, board.vul).score
+        ew_alone = best_for_side(board.tricks, Side.EW, board.vul).score
+        assert -ew_alone <= row.par <= ns_alone, row.board_id
+
+
+def test_gap_sources_and_summary_are_coherent() -> None:
+    run = replayed()
+    rows = run.boards
+    assert [r.board_id for r in rows] == [b.board_id for b in five_boards()]
+    for r in rows:
+        assert r.auction.is_ended and r.contract == r.auction.contract
+        bidbox_loss = -abs(imps(r.ns - r.par))
+        recorded_loss = -abs(imps(r.recorded_ns - r.par))
+        assert r.gap == bidbox_loss - recorded_loss, r.board_id
+        assert sum(r.sources.values()) == len(r.auction.calls)
+        assert r.agrees == (r.batch_auction.calls == r.auction.calls)
+    summary = bench().summarize(run)
+    gaps = [r.gap for r in rows]
+    assert summary["boards"] == 5
+    assert summary["par_gap"]["mean"] == pytest.approx(float(np.mean(gaps)))
+    lo, hi = summary["par_gap"]["ci95"]
+    assert lo <= summary["par_gap"]["mean"] <= hi
+    assert sum(summary["call_sources"].values()) == pytest.approx(1.0)
+    assert summary["calls"] == sum(len(r.auction.calls) for r in rows)
+    games = sum(r.contract is not None and contract_class(r.contract) != "partscore"
+                for r in rows)
+    assert summary["games"]["bidbox"] == games
+    assert summary["batch_disagreements"] == sum(not r.agrees for r in rows)
+    worst = bench().worst(run, 3)
+    assert [r.gap for r in worst] == sorted(gaps)[:3]
+    lines = bench().report_lines([summary])
+    assert any(line.startswith("par gap") for line in lines)
+
+
+def fake(call: str, forcing: Forcing | None = None, fallback: bool = False,
+         artificial: bool = False) -> Any:
+    """A stand-in for BidResult with just what the checks read (no 'source': the old form)."""
+    entry = None if fallback else SimpleNamespace(is_artificial=artificial)
+    return SimpleNamespace(call=Call.parse(call), entry=entry, forcing=forcing,
+                           fallback=fallback)
+
+
+def test_the_auction_checks_flag_what_they_describe() -> None:
+    b = bench()
+    gf = Forcing.GAME_FORCING
+    # N 2C game forcing, then N-S stop in 2NT: the force is dropped...
+    auction = Auction.parse("2C P 2D P 2NT P P P", Seat.N, Vulnerability.NONE)
+    calls = [fake("2C", gf), fake("P", fallback=True), fake("2D", artificial=True),
+             fake("P", fallback=True), fake("2NT"), fake("P", fallback=True), fake("P"),
+             fake("P", fallback=True)]
+    assert b.game_force_dropped(auction, calls)
+    # ...unless they reach game, or a penalty double of the final contract is passed.
+    game = Auction.parse("2C P 2D P 3NT P P P", Seat.N, Vulnerability.NONE)
+    assert not b.game_force_dropped(game, calls)
+    doubled = Auction.parse("2C P 2D P 2NT X P P P", Seat.N, Vulnerability.NONE)
+    assert not b.game_force_dropped(doubled, [*calls[:5], fake("X"), *calls[5:]])
+    assert not b.game_force_dropped(auction, [fake(str(c)) for c in auction.calls])
+    # E's fallback passes come over North's bids; the first pass (before any bid) is not.
+    assert b.fallback_pass_over_bid(auction, calls)
+    quiet = [fake(str(c), fallback=str(c) == "P" and i == 0)
+             for i, c in enumerate(Auction.parse("P 1H P P P", Seat.N).calls)]
+    assert not b.fallback_pass_over_bid(Auction.parse("P 1H P P P", Seat.N), quiet)
+    # The final contract is the 2D bid only if 2D was the last bid.
+    relay_end = Auction.parse("2C P 2D P P P", Seat.N)
+    assert b.artificial_final(relay_end, calls[:3] + [fake("P")] * 3)
+    assert not b.artificial_final(auction, calls)
+    assert [b.call_source(c) for c in calls[:2]] == ["system", "fallback"]
+    assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
