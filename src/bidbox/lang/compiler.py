@@ -1,22 +1,28 @@
 """Compiles a parsed document into a System: modules expanded, variables bound,
 steps resolved, options applied, legality and duplicates checked.
 
+A module's body is read once (by the parser) and each line is parsed once; a use binds
+its arguments into the parsed lines, so the work per use is the part that truly depends
+on where the module is used: steps and legality (the auction), the concrete calls and
+their nodes. Bound constraints are shared between the uses that bind them alike.
+
 All problems are collected and raised together as one SystemFileError.
 """
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import PASS, Call, CallKind, Strain
+from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
 from bidbox.errors import BidboxError, IllegalCallError, NotationError, did_you_mean
 from bidbox.evaluate import all_measures
-from bidbox.lang.constraint_parser import parse_tokens
+from bidbox.lang.constraint_parser import SUIT_TOKENS, find_measure, measure_name, parse_tokens
 from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
@@ -25,9 +31,13 @@ from bidbox.lang.constraints import (
     And,
     Constraint,
     Context,
+    Longest,
     NameRef,
     Not,
     Or,
+    SuitCompare,
+    SuitFlag,
+    SuitRange,
     conjoin,
     disjoin,
     negate,
@@ -40,8 +50,16 @@ from bidbox.lang.diagnostics import (
     Location,
     SystemFileError,
 )
-from bidbox.lang.lexer import Token
-from bidbox.lang.parser import Document, RawLine, parse_document, parse_tree_lines
+from bidbox.lang.lexer import Token, tokenize
+from bidbox.lang.parser import (
+    PLACEHOLDER,
+    Document,
+    Module,
+    Param,
+    RawLine,
+    _parse_tree_line,
+    parse_document,
+)
 from bidbox.lang.system import (
     FORCING_WORDS,
     TAGS,
@@ -70,6 +88,7 @@ class Attributes:
     priority: int = 0
     guard: Constraint = ANY
     option_guards: list[tuple[str, str | None, bool]] = field(default_factory=list)
+    if_legal: bool = False  # [if legal]: made only where legal, skipped at other uses
 
 
 @dataclass(frozen=True)
@@ -129,10 +148,42 @@ class Compiler:
         self.notes = dict(doc.notes)
         self.order = itertools.count()
         self.tree = list(doc.tree)
+        # Work done once per compile and shared by every use (keys hold ids; the values
+        # keep the keyed object alive, and are checked with 'is').
+        self._seen: set[tuple[Location, str]] = set()
+        self._lines: dict[int, tuple[RawLine, _Line | None]] = {}
+        self._bound_lines: dict[tuple[int, tuple[str, ...]],
+                                tuple[RawLine, tuple[_Line, str, Location] | None]] = {}
+        self._reread: dict[tuple[str, int, str], RawLine | None] = {}
+        self._bound: dict[tuple[int, tuple[tuple[str, str], ...]],
+                          tuple[Constraint, Constraint]] = {}
+        self._resolved: dict[int, tuple[Constraint, Constraint]] = {}
+        self._heads: dict[tuple[str, bool], tuple[str, object]] = {}
+        self._ordered: dict[int, tuple[list[RawLine], list[RawLine]]] = {}
+        self._arg_constraints: dict[tuple[str, Location, bool], Constraint | None] = {}
+        self._bound_constraints: dict[tuple[int, tuple[str, ...]],
+                                      tuple[_Line, tuple[Constraint, Constraint | None] | None]
+                                      ] = {}
+        self._kinds: dict[int, dict[str, str]] = {}
+        self._bound_uses: dict[tuple[int, tuple[str, ...]],
+                               tuple[RawLine, tuple[str, tuple[tuple[str, int], ...]] | None]
+                               ] = {}
+        self._has_vars: dict[int, tuple[Constraint, bool]] = {}
+        self._uses: dict[tuple[int, str, tuple[tuple[str, int], ...]],
+                         tuple[RawLine, _Use | None]] = {}
 
-    def error(self, location: Location, message: str, col: int | None = None) -> None:
+    def error(self, location: Location, message: str, col: int | None = None,
+              use: _Use | None = None) -> None:
+        """Record a problem once (a module line wrong at many uses is reported at the
+        first), naming the use when it happened inside a module."""
         if col is not None:
             location = Location(location.file, location.line, col, location.text)
+        key = (location, message)
+        if key in self._seen:
+            return
+        self._seen.add(key)
+        if use is not None:
+            message = f"{message} ({use.where()})"
         self.diagnostics.append(Diagnostic(location, message))
 
     # --- whole document ---------------------------------------------------------
@@ -140,8 +191,9 @@ class Compiler:
         self.merge_includes(self.doc, depth=0)
         self.collect_options()
         self.collect_defs()
+        self.check_modules()
         root = Node((), False)
-        self.expand(self.tree, root, [], {}, depth=0)
+        self.expand(self.tree, root, START, {}, depth=0)
         base = self.compile_base()
         if self.diagnostics:
             raise SystemFileError(self.diagnostics)
@@ -239,6 +291,17 @@ class Compiler:
 
     def resolve_names(self, c: Constraint, location: Location,
                       stack: tuple[str, ...] = ()) -> Constraint:
+        if stack:
+            return self._resolve_names(c, location, stack)
+        hit = self._resolved.get(id(c))
+        if hit is not None and hit[0] is c:
+            return hit[1]
+        result = self._resolve_names(c, location, stack)
+        self._resolved[id(c)] = (c, result)
+        return result
+
+    def _resolve_names(self, c: Constraint, location: Location,
+                       stack: tuple[str, ...] = ()) -> Constraint:
         if isinstance(c, NameRef):
             if c.name in self.def_tokens:
                 return self.resolve_def(c.name, stack)
@@ -255,162 +318,543 @@ class Compiler:
             return negate(self.resolve_names(c.item, location, stack))
         return c
 
-    # --- the tree -----------------------------------------------------------------
-    def expand(self, raws: list[RawLine], node: Node, path: list[tuple[Call, bool]],
-               binding: dict[str, str], depth: int) -> None:
-        """Expand the lines under one node, then check the node for duplicate calls."""
-        self.expand_lines(raws, node, path, binding, depth)
-        self.check_duplicates(node)
+    # --- modules ------------------------------------------------------------------
+    def check_modules(self) -> None:
+        """Check every module once, used or not: its parameters' defaults and the lines
+        that do not depend on an argument (read once here, shared by every use)."""
+        for module in self.modules.values():
+            for spec in module.specs:
+                if spec.default is not None:
+                    self.check_arg(module, spec, spec.default, spec.location, None)
+            stack = list(module.body)
+            while stack:
+                raw = stack.pop()
+                stack.extend(raw.children)
+                if raw.kind == "call" and not raw.params:
+                    line = self.parse_line(raw)
+                    if line is not None:
+                        self.resolve_names(line.shows, raw.location)
+                        if line.requires is not None:
+                            self.resolve_names(line.requires, raw.location)
 
-    def expand_lines(self, raws: list[RawLine], node: Node, path: list[tuple[Call, bool]],
-                     binding: dict[str, str], depth: int) -> None:
-        # Opponents' wildcards go last so that explicit calls written for them win.
-        ordered = sorted(raws, key=lambda r: r.kind == "call" and _is_wildcard(r.head))
-        for raw in ordered:
-            if raw.kind == "use":
-                self.expand_use(raw, node, path, binding, depth)
+    def bind_args(self, module: Module, args: tuple[tuple[str, int], ...],
+                  site: Location, outer: _Use | None) -> _Use | None:
+        """The arguments of one use bound to the module's parameters, each checked for its
+        kind; a wrong use is an error at the use site."""
+        specs = {p.name: p for p in module.specs}
+        given: dict[str, tuple[str, Location]] = {}
+        position = 0
+        named = False
+        ok = True
+        for text, col in args:
+            where = Location(site.file, site.line, col, site.text)
+            m = _KEYWORD.match(text)
+            if m and (m.group(1) in specs or (module.typed and not _is_measure(m.group(1)))):
+                name = m.group(1)
+                if name not in specs:
+                    self.error(where, f"module '{module.name}' has no parameter '{name}'"
+                                      f"{did_you_mean(name, specs)}: use {module.signature()}",
+                               use=outer)
+                    ok = False
+                    continue
+                if name in given:
+                    self.error(where, f"'{name}' is given twice in this use of "
+                                      f"'{module.name}'", use=outer)
+                    ok = False
+                    continue
+                named = True
+                value_col = col + m.start(2)
+                given[name] = (m.group(2).strip(),
+                               Location(site.file, site.line, value_col, site.text))
+                continue
+            if named:
+                self.error(where, "an argument without a name after a named one: write "
+                                  "the named arguments last", use=outer)
+                ok = False
+                continue
+            if position >= len(module.specs):
+                self.error(where, f"module '{module.name}' takes {len(module.specs)} "
+                                  f"argument(s): use {module.signature()}", use=outer)
+                ok = False
+                break
+            name = module.specs[position].name
+            position += 1
+            if name in given:
+                self.error(where, f"'{name}' is given twice in this use of '{module.name}'",
+                           use=outer)
+                ok = False
+                continue
+            given[name] = (text, where)
+        values: dict[str, str] = {}
+        places: dict[str, Location] = {}
+        for spec in module.specs:
+            if spec.name in given:
+                text, where = given[spec.name]
+            elif spec.default is not None:
+                text, where = spec.default, spec.location
             else:
-                self.expand_call(raw, node, path, binding, depth)
+                kind = "" if spec.kind == "text" else f" (a {spec.kind})"
+                self.error(site, f"module '{module.name}' needs an argument for "
+                                 f"'{spec.name}'{kind}: use {module.signature()}",
+                           site.col, use=outer)
+                ok = False
+                continue
+            checked = self.check_arg(module, spec, text, where, outer)
+            if checked is None:
+                ok = False
+                continue
+            values[spec.name] = checked
+            places[spec.name] = where
+        if not ok:
+            return None
+        kinds = self._kinds.get(id(module))
+        if kinds is None:
+            kinds = {p.name: p.kind for p in module.specs}
+            self._kinds[id(module)] = kinds
+        return _Use(module, values, places, site, outer, kinds)
 
-    def expand_use(self, raw: RawLine, node: Node, path: list[tuple[Call, bool]],
-                   binding: dict[str, str], depth: int) -> None:
-        module = self.modules.get(raw.head)
+    def check_arg(self, module: Module, spec: Param, text: str, where: Location,
+                  outer: _Use | None) -> str | None:
+        """The argument in its canonical spelling, or None after an error naming it."""
+        what = f"argument '{spec.name}' of module '{module.name}'"
+        kind = spec.kind
+        if kind == "text":
+            return text
+        if kind == "suit":
+            if text in _SUIT_ARGS:
+                return text
+            self.error(where, f"{what} is a suit: write S, H, D, C or a suit variable "
+                              f"(M, oM, m, om, Z, Y), not '{text}'", use=outer)
+            return None
+        if kind == "number":
+            value = _arithmetic(text, {})
+            if value is None:
+                self.error(where, f"{what} is a whole number (such as 2 or 1+2), not "
+                                  f"'{text}'", use=outer)
+                return None
+            return str(value)
+        if kind == "range":
+            m = re.fullmatch(r"(\d+)(?:\+|-(\d+))?|(?:<=|>=|=)\d+", text)
+            if m is None:
+                self.error(where, f"{what} is a range such as 12-14, 12+, <=7 or =5, not "
+                                  f"'{text}'", use=outer)
+                return None
+            if m.group(2) is not None and int(m.group(2)) < int(m.group(1)):
+                self.error(where, f"{what}: impossible range '{text}'", use=outer)
+                return None
+            return text
+        if kind == "call":
+            if (_BID_HEAD.match(text) or _step(text) is not None
+                    or re.fullmatch(r"(?i)P|X|XX|[1-7](NT|N|C|D|H|S)", text)):
+                return text
+            self.error(where, f"{what} is a call: write 1C..7NT, P, X, XX, a step like +1 or "
+                              f"R, or a bid with a suit variable like 2M, not '{text}'",
+                       use=outer)
+            return None
+        if kind == "name":
+            if re.fullmatch(r"[A-Za-z_][\w-]*", text):
+                return text
+            self.error(where, f"{what} is a name (a word such as pos), not '{text}'",
+                       use=outer)
+            return None
+        # A constraint: read at the use, so a mistake in it is reported here.
+        if self.arg_constraint(text, where, outer) is None:
+            return None
+        return text
+
+    def arg_constraint(self, text: str, where: Location, outer: _Use | None,
+                       quiet: bool = False) -> Constraint | None:
+        """An argument read as a constraint, once per text and place (``quiet``: an
+        untyped argument that does not read alone is no error, the line is read as text)."""
+        key = (text, where, quiet)
+        if key in self._arg_constraints:
+            return self._arg_constraints[key]
+        parsed: Constraint | None = None
+        try:
+            parsed = parse_tokens(tokenize(text, where.col - 1), where.col + len(text))
+        except ConstraintSyntaxError as err:
+            if not quiet:
+                self.error(where, str(err), err.col, use=outer)
+        if parsed is not None and _placeholder_names(parsed):
+            if not quiet:
+                self.error(where, f"'{text}': a parameter place-holder cannot be an "
+                                  "argument outside a module", use=outer)
+            parsed = None
+        self._arg_constraints[key] = parsed
+        return parsed
+
+    # --- the tree -----------------------------------------------------------------
+    def expand(self, raws: list[RawLine], node: Node, point: _Point, binding: dict[str, str],
+               depth: int, use: _Use | None = None) -> None:
+        """Expand the lines under one node, then check the node for duplicate calls."""
+        self.expand_lines(raws, node, point, binding, depth, use)
+        if len(node.calls) > 1 or len(node.opp) > 1:
+            self.check_duplicates(node)
+
+    def expand_lines(self, raws: list[RawLine], node: Node, point: _Point,
+                     binding: dict[str, str], depth: int, use: _Use | None) -> None:
+        # Opponents' wildcards go last so that explicit calls written for them win.
+        ordered = self._ordered.get(id(raws))
+        if ordered is None or ordered[0] is not raws:
+            ordered = (raws, sorted(raws, key=lambda r: r.kind == "call"
+                                    and _is_wildcard(r.head)))
+            self._ordered[id(raws)] = ordered
+        for raw in ordered[1]:
+            if raw.kind == "use":
+                self.expand_use(raw, node, point, binding, depth, use)
+            else:
+                self.expand_call(raw, node, point, binding, depth, use)
+
+    def expand_use(self, raw: RawLine, node: Node, point: _Point, binding: dict[str, str],
+                   depth: int, use: _Use | None) -> None:
+        name, args = raw.head, raw.args or ()
+        if raw.params and use is not None:
+            key = (id(raw), use.key(raw.params))
+            hit = self._bound_uses.get(key)
+            if hit is None or hit[0] is not raw:
+                bound_name = self.fill(raw.head, use, raw)
+                bound_args = [(self.fill(text, use, raw), col) for text, col in args]
+                filled = None if bound_name is None or any(
+                    text is None for text, _ in bound_args) else (
+                    bound_name, tuple((t, c) for t, c in bound_args if t is not None))
+                hit = (raw, filled)
+                self._bound_uses[key] = hit
+            if hit[1] is None:
+                return
+            name, args = hit[1]
+        module = self.modules.get(name)
         if module is None:
-            self.error(raw.location, f"unknown module '{raw.head}'"
-                                     f"{did_you_mean(raw.head, self.modules)}", raw.head_col)
+            self.error(raw.location, f"unknown module '{name}'"
+                                     f"{did_you_mean(name, self.modules)}", raw.head_col,
+                       use=use)
             return
         if depth >= MAX_MODULE_DEPTH:
             self.error(raw.location, f"modules nest more than {MAX_MODULE_DEPTH} deep "
-                                     f"(does '{raw.head}' use itself?)")
+                                     f"(does '{name}' use itself?)", use=use)
             return
-        args = _split_args(raw.tokens, raw.location.text)
-        if args is None or len(args) != len(module.params):
-            self.error(raw.location, f"module '{module.name}' takes {len(module.params)} "
-                                     f"argument(s): use {module.name}"
-                                     f"({', '.join(module.params)})")
+        # The same line with the same arguments binds alike wherever it is used (a
+        # problem with them is reported once, at the first use).
+        use_key = (id(raw), name, args)
+        known = self._uses.get(use_key)
+        if known is None or known[0] is not raw:
+            known = (raw, self.bind_args(module, args, raw.location, use))
+            self._uses[use_key] = known
+        inner = known[1]
+        if inner is None:
             return
-        values = dict(zip(module.params, args, strict=True))
-        lines = []
-        for number, text in module.lines:
-            for param, value in values.items():
-                text = text.replace("{" + param + "}", value)
-            lines.append((number, text))
-        sub_doc = Document(module.location.file)
-        raws = parse_tree_lines(sub_doc, lines, base_indent=module.indent)
-        for diag in sub_doc.diagnostics:
-            where = f"in module '{module.name}' used at line {raw.location.line}"
-            self.diagnostics.append(Diagnostic(diag.location, f"{diag.message} ({where})"))
-        self.expand_lines(raws, node, path, binding, depth + 1)
+        self.expand_lines(module.body, node, point, binding, depth + 1, inner)
 
-    def expand_call(self, raw: RawLine, node: Node, path: list[tuple[Call, bool]],
-                    binding: dict[str, str], depth: int) -> None:
-        parts = self.split_line(raw)
-        if parts is None:
+    def expand_call(self, raw: RawLine, node: Node, point: _Point, binding: dict[str, str],
+                    depth: int, use: _Use | None) -> None:
+        bound = self.bound_line(raw, use)
+        if bound is None:
             return
-        shows, requires, attrs, description = parts
+        line, head, where = bound
+        attrs = line.attrs
         for name, value, wanted in attrs.option_guards:
             current = self.selected.get(name)
             hit = current is True if value is None else current == value
             if hit != wanted:
                 return
-        head = raw.head
         ours = not (head.startswith("(") and head.endswith(")"))
         inner = head if ours else head[1:-1]
-        if not ours and path and not path[-1][1]:
-            self.error(raw.location, "two opponents' calls in a row: write our side's call "
-                                     "(often P) between them", raw.head_col)
+        if not ours and point.ours_last is False:
+            self.error(where, "two opponents' calls in a row: write our side's call "
+                              "(often P) between them", raw.head_col, use=use)
             return
-        for call, extra, wildcard in self.resolve_head(inner, raw, path, binding, ours):
-            bound = {**binding, **extra}
-            new_path = [*path, (call, ours)]
-            actual = _actual_calls(path)
+        before = point.before(ours)
+        for call, extra, wildcard in self.resolve_head(inner, where, before, binding, ours,
+                                                       attrs.if_legal, use):
+            variables = {**binding, **extra} if extra else binding
+            after = before.then(call, ours)
             if not ours:
                 if wildcard is not None and any(o.call == call for o in node.opp):
                     continue  # an explicit line for this call wins over the wildcard
-                child = Node((*actual, call), False, _label(new_path))
-                node.opp.append(OppEntry(wildcard or str(call), call, raw.location, child))
-                self.expand(raw.children, child, new_path, bound, depth)
+                child = Node(after.calls, False, after.label)
+                node.opp.append(OppEntry(wildcard or str(call), call, where, child))
+                self.expand(raw.children, child, after, variables, depth, use)
                 continue
-            full = (*(actual if not (path and path[-1][1]) else (*actual, PASS)), call)
             entry = CallEntry(
                 call=call,
-                shows=self.bind(shows, bound, raw.location),
-                requires=None if requires is None else self.bind(requires, bound, raw.location),
+                shows=self.bind(line.shows, variables, where),
+                requires=None if line.requires is None else self.bind(line.requires,
+                                                                      variables, where),
                 guard=attrs.guard,
                 forcing=attrs.forcing,
-                tags=tuple(attrs.tags),
+                tags=line.tags,
                 alert=attrs.alert,
-                description=_fill(description, bound),
+                description=_fill(line.description, variables),
                 priority=attrs.priority,
                 order=next(self.order),
-                location=raw.location,
-                node=Node(tuple(full), True, _label(new_path)),
-                auction=tuple(full),
+                location=where,
+                node=Node(after.calls, True, after.label),
+                auction=after.calls,
             )
             node.calls.append(entry)
-            self.expand(raw.children, entry.node, new_path, bound, depth)
+            self.expand(raw.children, entry.node, after, variables, depth, use)
 
     def bind(self, c: Constraint, binding: dict[str, str], location: Location) -> Constraint:
-        return substitute(self.resolve_names(c, location), binding)
+        """Definitions resolved and suit variables bound; one shared result per distinct
+        constraint and binding, so every use of a module line shows the same object."""
+        key = (id(c), tuple(binding.items()) if binding else ())
+        hit = self._bound.get(key)
+        if hit is not None and hit[0] is c:
+            return hit[1]
+        resolved = self.resolve_names(c, location)
+        known = self._has_vars.get(id(resolved))
+        if known is None or known[0] is not resolved:
+            known = (resolved, not _VARIABLES.isdisjoint(resolved.suits()))
+            self._has_vars[id(resolved)] = known
+        result = substitute(resolved, binding) if known[1] else resolved
+        self._bound[key] = (c, result)
+        return result
 
-    def resolve_head(self, inner: str, raw: RawLine, path: list[tuple[Call, bool]],
-                     binding: dict[str, str], ours: bool
+    # --- one line, read once --------------------------------------------------------
+    def parse_line(self, raw: RawLine, quiet: bool = False, use: _Use | None = None
+                   ) -> _Line | None:
+        """A call line's parts, read once per line (``quiet``: a failure is not reported,
+        the caller re-reads the line with its arguments in)."""
+        hit = self._lines.get(id(raw))
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        mark = len(self.diagnostics)
+        deferred: list[list[Token]] = []
+        parts = self.split_line(raw, deferred if raw.params else None, use)
+        line: _Line | None = None
+        if parts is not None:
+            shows, requires, attrs, description = parts
+            cparams = tuple(n for n in raw.params if any(
+                f"{{{n}}}" in (str(c) if c is not None else "") for c in (shows, requires)))
+            line = _Line(shows, requires, attrs, tuple(attrs.tags), description, deferred,
+                         cparams)
+        if quiet and len(self.diagnostics) > mark:
+            for diag in self.diagnostics[mark:]:
+                self._seen.discard((diag.location, diag.message.split(" (in module ")[0]))
+            del self.diagnostics[mark:]
+            line = None
+        self._lines[id(raw)] = (raw, line)
+        return line
+
+    def bound_line(self, raw: RawLine, use: _Use | None
+                   ) -> tuple[_Line, str, Location] | None:
+        """The line with this use's arguments in: parsed once and bound per distinct
+        argument values (typed parameters, suits), or, for the old macro forms that only
+        read as text, re-read once per distinct text."""
+        if not raw.params or use is None:
+            line = self.parse_line(raw, use=use)
+            return None if line is None else (line, raw.head, raw.location)
+        key = (id(raw), use.key(raw.params))
+        hit = self._bound_lines.get(key)
+        if hit is not None and hit[0] is raw:
+            return hit[1]
+        result: tuple[_Line, str, Location] | None = None
+        head = self.fill(raw.head, use, raw) if "{" in raw.head else raw.head
+        if head is not None:
+            template = self.parse_line(raw, quiet=True, use=use) if raw.lexed else None
+            bound = None if template is None else self.bind_line(template, raw, use)
+            result = (bound, head, raw.location) if bound is not None else \
+                self.reread(raw, use)
+        self._bound_lines[key] = (raw, result)
+        return result
+
+    def bind_line(self, line: _Line, raw: RawLine, use: _Use) -> _Line | None:
+        """Parameters bound into the parsed line; None when the line must be read as text
+        (an untyped parameter standing for a constraint keeps the macro's meaning)."""
+        # The constraints depend only on the parameters they mention (not on those of
+        # the step, say), so uses that differ elsewhere share the bound constraints.
+        key = (id(line), use.key(line.cparams))
+        hit = self._bound_constraints.get(key)
+        if hit is None or hit[0] is not line:
+            shows = self.bind_params(line.shows, use, raw, "top")
+            requires = None if line.requires is None else self.bind_params(
+                line.requires, use, raw, "top")
+            failed = shows is None or (line.requires is not None and requires is None)
+            hit = (line, None if failed or shows is None else (shows, requires))
+            self._bound_constraints[key] = hit
+        if hit[1] is None:
+            return None
+        shows, requires = hit[1]
+        attrs = line.attrs
+        tags = line.tags
+        if line.deferred:
+            attrs = replace(attrs, tags=list(attrs.tags),
+                            option_guards=list(attrs.option_guards))
+            for item in line.deferred:
+                text = self.fill(" ".join(t.text for t in item), use, raw)
+                if text is None:
+                    return None
+                try:
+                    tokens = tokenize(text, item[0].col - 1)
+                except ConstraintSyntaxError as err:
+                    self.error(raw.location, str(err), err.col, use=use)
+                    return None
+                if not self.parse_attributes(tokens, raw, attrs, None, use):
+                    return None
+            tags = tuple(attrs.tags)
+        description = line.description
+        if description is not None and "{" in description:
+            description = self.fill(description, use, raw, in_text=True)
+        return _Line(shows, requires, attrs, tags, description, [], ())
+
+    def bind_params(self, c: Constraint, use: _Use, raw: RawLine, within: str
+                    ) -> Constraint | None:
+        """``{suit}`` and ``{constraint}`` parameters replaced in a parsed constraint;
+        None when the line must be read as text instead. ``within`` is what holds ``c``
+        ("top", "and", "or", "not"): an untyped argument spliced in as text could merge
+        with its neighbours ('a | b' next to ', c'); where it would, the text decides."""
+        if isinstance(c, NameRef):
+            if not c.name.startswith("{"):
+                return c
+            name = c.name[1:-1].strip()
+            kind = use.kinds.get(name)
+            if kind == "constraint":
+                return self.arg_constraint(use.values[name], use.places[name], use.outer)
+            if kind != "text":
+                return None
+            value = self.arg_constraint(use.values[name], use.places[name], use.outer,
+                                        quiet=True)
+            if value is None or (within == "and" and isinstance(value, Or)) or (
+                    within == "not" and isinstance(value, And | Or)):
+                return None
+            return value
+        if isinstance(c, And | Or):
+            inside = "and" if isinstance(c, And) else "or"
+            items = []
+            for item in c.items:
+                bound = self.bind_params(item, use, raw, inside)
+                if bound is None:
+                    return None
+                items.append(bound)
+            return conjoin(items) if isinstance(c, And) else disjoin(items)
+        if isinstance(c, Not):
+            inner = self.bind_params(c.item, use, raw, "not")
+            return None if inner is None else negate(inner)
+        if isinstance(c, SuitRange | SuitFlag | Longest | SuitCompare):
+            suits: dict[str, str] = {}
+            for attr in ("suit", "left", "right"):
+                value = getattr(c, attr, None)
+                if isinstance(value, str) and value.startswith("{"):
+                    suit = use.values.get(value[1:-1])
+                    if suit is None or suit not in SUIT_TOKENS:
+                        return None  # not a suit: the macro's text splice decides
+                    suits[attr] = suit
+            return replace(c, **suits) if suits else c  # type: ignore[arg-type]
+        return c
+
+    def reread(self, raw: RawLine, use: _Use) -> tuple[_Line, str, Location] | None:
+        """The line's text with the arguments in, read as a line of its own (once per
+        distinct text): the old macro's meaning, and the place for ``{lo}-{lo+3}``."""
+        assert raw.template is not None
+        text = self.fill(raw.template, use, raw, typed_parens=True)
+        if text is None:
+            return None
+        col = raw.location.col
+        key = (raw.location.file, raw.location.line, text)
+        again = self._reread.get(key)
+        if again is None:
+            doc = Document(raw.location.file)
+            again = _parse_tree_line(doc, raw.location.line, " " * (col - 1) + text, text,
+                                     col, raw.indent)
+            for diag in doc.diagnostics:
+                self.error(diag.location, diag.message, use=use)
+            self._reread[key] = again
+        if again is None:
+            return None
+        line = self.parse_line(again, use=use)
+        return None if line is None else (line, again.head, again.location)
+
+    def fill(self, text: str, use: _Use, raw: RawLine, in_text: bool = False,
+             typed_parens: bool = False) -> str | None:
+        """``text`` with ``{param}`` and ``{param+2}`` replaced by this use's arguments.
+        A place-holder naming no parameter is kept (``{M}`` in a description is the suit
+        variable's). With ``typed_parens`` a constraint argument outside quotes goes in
+        parentheses, so it counts as one part."""
+        failed: list[str] = []
+        code = _STRING.sub(lambda m: " " * len(m.group()), text) if typed_parens else ""
+
+        def one(m: re.Match[str]) -> str:
+            expr = m.group(1)
+            names = _NAME.findall(expr)
+            if not names or any(n not in use.values for n in names if not n.isdigit()):
+                return m.group()
+            plain = expr.strip()
+            if plain in use.values:
+                value = use.values[plain]
+                if (typed_parens and use.kinds.get(plain) == "constraint"
+                        and not in_text and code[m.start()] == "{"):
+                    return f"({value})"
+                return value
+            total = _arithmetic(expr, use.values)
+            if total is None:
+                bad = next(n for n in names if not n.isdigit()
+                           and _arithmetic(use.values[n], {}) is None)
+                failed.append(f"'{m.group()}' adds to '{bad}', which is "
+                              f"'{use.values[bad]}', not a number")
+                return m.group()
+            return str(total)
+
+        out = PLACEHOLDER.sub(one, text)
+        if failed:
+            self.error(raw.location, failed[0], use=use)
+            return None
+        return out
+
+    def resolve_head(self, inner: str, where: Location, before: _Point,
+                     binding: dict[str, str], ours: bool, if_legal: bool, use: _Use | None
                      ) -> list[tuple[Call, dict[str, str], str | None]]:
-        """The concrete calls a call token stands for, with the variables each binds."""
-        actual = list(_actual_calls(path))
-        if ours and path and path[-1][1]:
-            actual.append(PASS)
-        if not ours and inner.lower() in _WILDCARDS:
-            base = Auction().extend(actual)
-            return [(c, {}, inner.lower()) for c in base.legal_calls()
-                    if c.kind is not CallKind.PASS and (inner.lower() == "any" or c.is_bid)]
+        """The concrete calls a call token stands for, with the variables each binds.
+        Steps and legality depend on the auction, so this is done at every use."""
+        col = where.col
+        kind_key = (inner, ours)
+        head = self._heads.get(kind_key)
+        if head is None:
+            head = _read_head(inner, ours)
+            self._heads[kind_key] = head
+        form, value = head
         results: list[tuple[Call, dict[str, str], str | None]] = []
-        step = _step(inner)
-        if step is not None:
-            kind, n = step
-            call = _resolve_step(kind, n, actual)
+        if form == "wild":
+            assert isinstance(value, str)
+            return [(c, {}, value) for c in before.legal_calls()
+                    if c.kind is not CallKind.PASS and (value == "any" or c.is_bid)]
+        if form == "step":
+            assert isinstance(value, tuple)
+            step_kind, n = value
+            call = before.step(step_kind, n)
             if call is None:
-                self.error(raw.location, f"step {inner} does not exist here (after "
-                                         f"'{' '.join(map(str, actual)) or 'the start'}')",
-                           raw.head_col)
+                if not if_legal:
+                    self.error(where, f"step {inner} does not exist here (after "
+                                      f"'{before.text()}')", col, use=use)
                 return []
             results.append((call, {}, None))
+        elif form == "var":
+            assert isinstance(value, tuple)
+            level, var = value
+            choices = [binding[var]] if var in binding else variable_values(var, binding)
+            for suit in choices:
+                results.append((_BIDS[(level, suit)], {var: suit}, None))
+        elif form == "call":
+            assert isinstance(value, Call)
+            results.append((value, {}, None))
         else:
-            m = _BID_HEAD.match(inner)
-            if m and m.group(2) in SUIT_VARIABLES:
-                var = m.group(2)
-                choices = [binding[var]] if var in binding else variable_values(var, binding)
-                for suit in choices:
-                    call = Call.bid(int(m.group(1)), Strain.parse(suit))
-                    results.append((call, {var: suit}, None))
-            else:
-                try:
-                    results.append((Call.parse(inner), {}, None))
-                except NotationError:
-                    hint = (" (opponents' wildcards: (any), (bid))" if not ours else "")
-                    self.error(raw.location, f"cannot read call '{inner}': write 1C..7NT, P, X, "
-                                             f"XX, a step like +1, or a suit variable like 2M"
-                                             f"{hint}", raw.head_col)
-                    return []
-        legal = []
-        problems = []
-        for call, extra, wild in results:
-            try:
-                Auction().extend(actual).add(call)
-            except IllegalCallError as err:
-                problems.append(f"{call} is not legal after "
-                                f"'{' '.join(map(str, actual)) or 'the start'}': {err.reason}")
-                continue
-            legal.append((call, extra, wild))
+            assert isinstance(value, str)
+            self.error(where, value, col, use=use)
+            return []
+        legal = [r for r in results if before.legal(r[0])]
         # A suit variable stands for the suits whose bid is legal here; a written call, or
-        # a variable legal for no suit at all, is a mistake.
-        if problems and (len(results) == 1 or not legal):
-            self.error(raw.location, problems[0], raw.head_col)
+        # a variable legal for no suit at all, is a mistake (unless the line says 'if legal').
+        if len(legal) < len(results) and (len(results) == 1 or not legal) and not if_legal:
+            call = next(r[0] for r in results if not before.legal(r[0]))
+            self.error(where, f"{call} is not legal after '{before.text()}': "
+                              f"{before.reason(call)}", col, use=use)
         return legal
 
-    def split_line(self, raw: RawLine
+    def split_line(self, raw: RawLine, deferred: list[list[Token]] | None = None,
+                   use: _Use | None = None
                    ) -> tuple[Constraint, Constraint | None, Attributes, str | None] | None:
-        """Separate a call line's constraint, 'requires' part, [attributes] and description."""
+        """Separate a call line's constraint, 'requires' part, [attributes] and description.
+
+        With ``deferred`` (a module line), attributes that hold a parameter are kept there
+        to be read at each use."""
         tokens = raw.tokens
         description: str | None = None
         attrs = Attributes()
@@ -427,14 +871,14 @@ class Compiler:
                 while j < len(tokens) and tokens[j].text != "]":
                     j += 1
                 if j == len(tokens):
-                    self.error(raw.location, "'[' without a closing ']'", tok.col)
+                    self.error(raw.location, "'[' without a closing ']'", tok.col, use=use)
                     return None
-                ok = self.parse_attributes(tokens[i + 1:j], raw, attrs) and ok
+                ok = self.parse_attributes(tokens[i + 1:j], raw, attrs, deferred, use) and ok
                 i = j + 1
             else:
                 if description is not None:
                     self.error(raw.location, "a description must come after the constraint "
-                                             "and the [attributes]", tok.col)
+                                             "and the [attributes]", tok.col, use=use)
                     return None
                 body.append(tok)
                 i += 1
@@ -447,11 +891,13 @@ class Compiler:
             shows = parse_tokens(shows_tokens, end)
             requires = None if requires_tokens is None else parse_tokens(requires_tokens, end)
         except ConstraintSyntaxError as err:
-            self.error(raw.location, str(err), err.col)
+            self.error(raw.location, str(err), err.col, use=use)
             return None
         return (shows, requires, attrs, description) if ok else None
 
-    def parse_attributes(self, tokens: list[Token], raw: RawLine, attrs: Attributes) -> bool:
+    def parse_attributes(self, tokens: list[Token], raw: RawLine, attrs: Attributes,
+                         deferred: list[list[Token]] | None = None, use: _Use | None = None
+                         ) -> bool:
         items: list[list[Token]] = [[]]
         for tok in tokens:
             if tok.text in (",", ";"):
@@ -460,12 +906,15 @@ class Compiler:
                 items[-1].append(tok)
         ok = True
         for item in (it for it in items if it):
+            if deferred is not None and any("{" in t.text for t in item):
+                deferred.append(item)  # read at each use, with the argument in
+                continue
             first = item[0]
             word = first.text.lower()
             col = first.col
             if len(item) == 1 and word in FORCING_WORDS:
                 if attrs.forcing is not None:
-                    self.error(raw.location, "two forcing levels on one call", col)
+                    self.error(raw.location, "two forcing levels on one call", col, use=use)
                     ok = False
                 attrs.forcing = FORCING_WORDS[word]
             elif len(item) == 1 and word in ("alert", "noalert"):
@@ -474,8 +923,12 @@ class Compiler:
                 if len(item) == 2 and re.fullmatch(r"-?\d+", item[1].text):
                     attrs.priority = int(item[1].text)
                 else:
-                    self.error(raw.location, "write 'priority N' with a whole number", col)
+                    self.error(raw.location, "write 'priority N' with a whole number", col,
+                               use=use)
                     ok = False
+            elif word == "if" and len(item) == 2 and item[1].text == "legal":
+                # Made only where the Laws allow it: at other uses the line is skipped.
+                attrs.if_legal = True
             elif word in ("if", "unless"):
                 if len(item) == 2 and item[1].kind == "IDENT":
                     name, value = item[1].text, None
@@ -483,7 +936,7 @@ class Compiler:
                     name, value = item[1].text, item[3].text
                 else:
                     self.error(raw.location, f"write '{word} OPTION' or '{word} OPTION=VALUE'",
-                               col)
+                               col, use=use)
                     ok = False
                     continue
                 decl = self.options.get(name) or next(
@@ -491,12 +944,16 @@ class Compiler:
                     None)
                 if decl is None:
                     names = [n for n, *_ in self.doc.options]
+                    hint = " ('if legal' makes a call only where it is legal)" \
+                        if name == "legal" else ""
                     self.error(raw.location, f"unknown option '{name}'"
-                                             f"{did_you_mean(name, names)}", item[1].col)
+                                             f"{did_you_mean(name, names)}{hint}", item[1].col,
+                               use=use)
                     ok = False
                 elif value is not None and value not in decl.values:
                     self.error(raw.location, f"option '{name}' has no value '{value}' "
-                                             f"(values: {', '.join(decl.values)})", item[3].col)
+                                             f"(values: {', '.join(decl.values)})", item[3].col,
+                               use=use)
                     ok = False
                 attrs.option_guards.append((name, value, word == "if"))
             elif word in TAGS or (word in ("transfer", "control", "cue") and len(item) == 4):
@@ -509,9 +966,9 @@ class Compiler:
                     guard = None
                 if guard is None or not _is_context_only(guard):
                     known = [*TAGS, *FORCING_WORDS, "alert", "noalert", "priority", "if",
-                             "unless", *CONTEXT_WORDS, "seat"]
+                             "unless", *CONTEXT_WORDS, "seat", "legal"]
                     self.error(raw.location, f"unknown attribute '{first.text}'"
-                                             f"{did_you_mean(word, known)}", col)
+                                             f"{did_you_mean(word, known)}", col, use=use)
                     ok = False
                     continue
                 attrs.guard = conjoin([attrs.guard, guard])
@@ -538,6 +995,208 @@ class Compiler:
             seen.setdefault(key, opp)
 
 
+@dataclass(slots=True)
+class _Point:
+    """Where the expansion stands: the actual calls so far (implicit passes in), what the
+    Laws need to judge the next call, and the tree path as written. Each step is O(1), so
+    a deep tree does not rebuild its auction at every line."""
+
+    calls: tuple[Call, ...] = ()
+    last: int = -1  # index of the last bid, -1 before the first
+    doubled: int = 0  # the last bid's state: 0, 1 doubled, 2 redoubled
+    passes: int = 0  # passes since the last bid or double (since the start before any)
+    label: str = ""
+    ours_last: bool | None = None  # whether the tree path's last call was ours
+
+    @property
+    def ended(self) -> bool:
+        return self.passes >= (4 if self.last < 0 else 3)
+
+    def legal(self, call: Call) -> bool:
+        if self.ended:
+            return False
+        kind = call.kind
+        if kind is CallKind.PASS:
+            return True
+        if kind is CallKind.BID:
+            return self.last < 0 or call.rank > self.calls[self.last].rank
+        if self.last < 0:
+            return False
+        theirs = (len(self.calls) - self.last) % 2 == 1  # the bid is the opponents'
+        if kind is CallKind.DOUBLE:
+            return theirs and self.doubled == 0
+        return not theirs and self.doubled == 1
+
+    def reason(self, call: Call) -> str:
+        """Why ``call`` is illegal here, in the Laws' words (the rare error path)."""
+        try:
+            Auction().extend(self.calls).add(call)
+        except IllegalCallError as err:
+            return err.reason
+        return "not legal here"
+
+    def text(self) -> str:
+        return " ".join(map(str, self.calls)) or "the start"
+
+    def before(self, ours: bool) -> _Point:
+        """The point at which our next call is made: the opponents' pass between two of
+        our calls is implicit."""
+        return self.then(PASS, None) if ours and self.ours_last else self
+
+    def then(self, call: Call, ours: bool | None) -> _Point:
+        n = len(self.calls)
+        if call.kind is CallKind.BID:
+            last, doubled, passes = n, 0, 0
+        elif call.kind is CallKind.PASS:
+            last, doubled, passes = self.last, self.doubled, self.passes + 1
+        else:
+            last, doubled, passes = self.last, 1 if call.kind is CallKind.DOUBLE else 2, 0
+        if ours is None:  # an implicit pass: not on the written path
+            return _Point((*self.calls, call), last, doubled, passes, self.label,
+                          self.ours_last)
+        token = _OURS[call] if ours else _THEIRS[call]
+        label = f"{self.label} {token}" if self.label else token
+        return _Point((*self.calls, call), last, doubled, passes, label, ours)
+
+    def legal_calls(self) -> list[Call]:
+        if self.ended:
+            return []
+        out = [c for c in (PASS, DOUBLE, REDOUBLE) if self.legal(c)]
+        out.extend(ALL_BIDS[self._first_bid():])
+        return out
+
+    def _first_bid(self) -> int:
+        return self.calls[self.last].rank + 1 if self.last >= 0 else 0
+
+    def step(self, kind: str, n: int) -> Call | None:
+        """The call a step stands for here; None when there is no such step."""
+        if n < 1:
+            return None
+        bids: list[Call] = list(ALL_BIDS[self._first_bid():])
+        if kind == "R":
+            bids = [b for b in bids if b != _3NT]  # 3NT is never a relay
+            return bids[0] if bids else None
+        if kind == "~":
+            bids = [c for c in (PASS, DOUBLE, REDOUBLE) if self.legal(c)] + bids
+        return bids[n - 1] if n <= len(bids) else None
+
+
+START = _Point()
+
+
+@dataclass
+class _Use:
+    """One use of a module: each parameter's argument, checked for its kind."""
+
+    module: Module
+    values: dict[str, str]
+    places: dict[str, Location]  # where each argument was written (or the default)
+    site: Location
+    outer: _Use | None
+    kinds: dict[str, str]
+    keys: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+
+    def where(self) -> str:
+        return f"in module '{self.module.name}' used at {self.site}"
+
+    def key(self, names: tuple[str, ...]) -> tuple[str, ...]:
+        """The arguments of ``names``: what a line that refers to them depends on."""
+        found = self.keys.get(names)
+        if found is None:
+            found = tuple(self.values[n] for n in names)
+            self.keys[names] = found
+        return found
+
+
+@dataclass
+class _Line:
+    """A call line read once: what the call shows and requires, its attributes."""
+
+    shows: Constraint
+    requires: Constraint | None
+    attrs: Attributes
+    tags: tuple[str, ...]
+    description: str | None
+    deferred: list[list[Token]]  # attributes that hold a parameter, read at each use
+    cparams: tuple[str, ...] = ()  # the parameters its constraints mention
+
+
+_3NT = Call.parse("3NT")
+_VARIABLES = frozenset(SUIT_VARIABLES)
+_OURS = {c: str(c) for c in (PASS, DOUBLE, REDOUBLE, *ALL_BIDS)}
+_THEIRS = {c: f"({c})" for c in _OURS}
+_BIDS = {(level, suit): Call.bid(level, Strain.parse(suit)) for level in range(1, 8)
+         for suit in "CDHS"}
+_KEYWORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)(.*)$", re.DOTALL)
+_SUIT_ARGS = frozenset(("S", "H", "D", "C", *SUIT_VARIABLES))
+_TERM = re.compile(r"\s*([+-]?)\s*([A-Za-z_]\w*|\d+)\s*")
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
+def _arithmetic(expr: str, values: Mapping[str, str]) -> int | None:
+    """``lo+3``, ``1+{shift}``-style sums of whole numbers and numeric arguments."""
+    total = 0
+    pos = 0
+    text = expr.strip()
+    if not text:
+        return None
+    first = True
+    while pos < len(text):
+        m = _TERM.match(text, pos)
+        if m is None or m.end() == pos or (not first and not m.group(1)):
+            return None
+        first = False
+        term = m.group(2)
+        if term.isdigit():
+            value = int(term)
+        else:
+            raw = values.get(term)
+            if raw is None or not re.fullmatch(r"\s*-?\d+\s*", raw):
+                return None
+            value = int(raw)
+        total += -value if m.group(1) == "-" else value
+        pos = m.end()
+    return total
+
+
+def _is_measure(word: str) -> bool:
+    return find_measure(measure_name(word)) is not None or word.lower() in CONTEXT_WORDS
+
+
+def _placeholder_names(c: Constraint) -> bool:
+    if isinstance(c, NameRef):
+        return c.name.startswith("{")
+    if any(isinstance(s, str) and s.startswith("{") for s in c.suits()):
+        return True
+    return any(_placeholder_names(i) for i in c.children())
+
+
+def _has_names(c: Constraint) -> bool:
+    if isinstance(c, NameRef):
+        return True
+    return any(_has_names(i) for i in c.children())
+
+
+def _read_head(inner: str, ours: bool) -> tuple[str, object]:
+    """What a call token is: a wildcard, a step, a bid with a suit variable, a call, or a
+    message saying why it cannot be read."""
+    if not ours and inner.lower() in _WILDCARDS:
+        return ("wild", inner.lower())
+    step = _step(inner)
+    if step is not None:
+        return ("step", step)
+    m = _BID_HEAD.match(inner)
+    if m and m.group(2) in SUIT_VARIABLES:
+        return ("var", (int(m.group(1)), m.group(2)))
+    try:
+        return ("call", Call.parse(inner))
+    except NotationError:
+        hint = " (opponents' wildcards: (any), (bid))" if not ours else ""
+        return ("bad", f"cannot read call '{inner}': write 1C..7NT, P, X, XX, a step like +1, "
+                       f"or a suit variable like 2M{hint}")
+
+
 _STEP = re.compile(r"^(\+|~)(\d+|\([\d+\- ]+\))$")
 
 
@@ -558,63 +1217,32 @@ def _step(token: str) -> tuple[str, int] | None:
     return (m.group(1), total)
 
 
-def _resolve_step(kind: str, n: int, actual: list[Call]) -> Call | None:
-    """The call a step stands for after ``actual``; None when there is no such step."""
-    if n < 1:
-        return None
-    before = Auction().extend(actual)
-    last = before.last_bid
-    first = last.rank + 1 if last is not None else 0
-    bids = [Call.from_rank(r) for r in range(first, 35)]
-    if kind == "R":
-        bids = [b for b in bids if b != Call.parse("3NT")]  # 3NT is never a relay
-        return bids[0] if bids else None
-    if kind == "~":
-        extra = [c for c in (PASS, Call.parse("X"), Call.parse("XX")) if before.is_legal(c)]
-        bids = extra + bids
-    return bids[n - 1] if n <= len(bids) else None
-
-
-def _split_args(tokens: list[Token], line: str) -> list[str] | None:
-    """The arguments of ``use NAME(a, b)`` as written (so '2NT' stays '2NT')."""
-    if not tokens:
-        return []
-    if tokens[0].text != "(" or tokens[-1].text != ")":
-        return None
-    inner = line[tokens[0].col:tokens[-1].col - 1]
-    return [part.strip() for part in inner.split(",") if part.strip()]
-
-
-def _label(path: list[tuple[Call, bool]]) -> str:
-    return " ".join(str(c) if ours else f"({c})" for c, ours in path)
-
-
-def _actual_calls(path: list[tuple[Call, bool]]) -> tuple[Call, ...]:
-    """The real call sequence of a tree path: an opponents' pass between two of our calls."""
-    out: list[Call] = []
-    previous_ours: bool | None = None
-    for call, ours in path:
-        if ours and previous_ours:
-            out.append(PASS)
-        out.append(call)
-        previous_ours = ours
-    return tuple(out)
-
-
 def _fill(description: str | None, binding: dict[str, str]) -> str | None:
     """Put bound suits into a description: '{M}' becomes 'H'."""
-    if description is None:
-        return None
+    if description is None or not binding or "{" not in description:
+        return description
     for var, suit in binding.items():
         description = description.replace("{" + var + "}", suit)
     return description
 
 
 def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bool] | None = None,
-                 base_dir: Path | None = None) -> System:
-    """Compile system-language text; raises SystemFileError listing every problem."""
+                 base_dir: Path | None = None, depends: dict[str, str | None] | None = None
+                 ) -> System:
+    """Compile system-language text; raises SystemFileError listing every problem.
+
+    ``depends``, when given, receives every other file the compile looked at: its path
+    and a hash of its text, or None for a file looked for and not there (an include or a
+    base that might appear later), so a cached result can tell when it is stale.
+    """
     doc = parse_document(text, file)
     root = (base_dir or Path(file).parent).resolve()
+
+    def read(full: Path) -> str | None:
+        found = full.read_text(encoding="utf-8") if full.is_file() else None
+        if depends is not None:
+            depends[str(full)] = None if found is None else text_hash(found)
+        return found
 
     def read_include(path: str) -> Document | str:
         candidate = Path(path)
@@ -622,9 +1250,10 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
             return (f"include '{path}': only files beside the system file (no absolute paths "
                     "or '..')")
         full = root / candidate
-        if not full.is_file():
+        found = read(full)
+        if found is None:
             return f"include '{path}': no such file beside the system file"
-        return parse_document(full.read_text(encoding="utf-8"), str(full))
+        return parse_document(found, str(full))
 
     def read_base(path: str) -> System | str:
         # A base is looked for beside the system file, then among the shipped files, so a
@@ -632,14 +1261,20 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
         found = read_include(path)
         if isinstance(found, str):
             shipped = Path(__file__).resolve().parents[1] / "systems" / path
-            if Path(path).name != path or not shipped.is_file():
+            shipped_text = read(shipped) if Path(path).name == path else None
+            if shipped_text is None:
                 return found.replace("include", "base", 1)
-            found = parse_document(shipped.read_text(encoding="utf-8"), str(shipped))
+            found = parse_document(shipped_text, str(shipped))
         if found.diagnostics:
             raise SystemFileError(found.diagnostics)
         return Compiler(found, {}, read_include).run()
 
     return Compiler(doc, options or {}, read_include, read_base).run()
+
+
+def text_hash(text: str) -> str:
+    """The hash by which a cached compile recognises a file's text."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _is_wildcard(head: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from bidbox.errors import NotationError
-from bidbox.evaluate import get_measure
+from bidbox.evaluate import Measure, all_measures, get_measure
 from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
@@ -43,7 +43,19 @@ ALIASES = {
 }
 KEYWORDS = ("and", "or", "not", "pattern", "shape", "seat", "longest", "strictly_longest",
             "any", "none", "requires")
+_SUIT_PARAM = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)(?:(\+)|-(\d+(?:\.\d+)?))?$")
+
+
+_MEASURES: dict[str, Measure] = {}
+
+
+def find_measure(name: str) -> Measure | None:
+    """The registered measure called ``name``, or None (a def name, most often): without
+    building the suggestion that get_measure's error carries, which is slow."""
+    if name not in _MEASURES:
+        _MEASURES.update((m.name, m) for m in all_measures())
+    return _MEASURES.get(name)
 
 
 def measure_name(word: str) -> str:
@@ -143,6 +155,8 @@ class ConstraintParser:
 
     def suit(self) -> str:
         tok = self.next()
+        if tok.kind == "PARAM" and _SUIT_PARAM.fullmatch(tok.text):
+            return tok.text  # a module's suit parameter, bound at each use
         if tok.text not in SUIT_TOKENS:
             raise ConstraintSyntaxError(
                 f"expected a suit (S, H, D, C, a variable M, oM, m, om, Z, Y, or L1-L4 for the "
@@ -171,6 +185,15 @@ class ConstraintParser:
                 f"a number needs a measure: write 'hcp {tok.text}' or '{tok.text} hcp'", tok.col)
         if tok.kind == "STRING":
             raise ConstraintSyntaxError("a description must come after the constraint", tok.col)
+        if tok.kind == "PARAM":
+            after = self.peek()
+            if (after is not None and after.text in (">", ">=", "<", "<=", "==")
+                    and _SUIT_PARAM.fullmatch(tok.text)):
+                self.next()
+                return SuitCompare(tok.text, after.text, self.suit())
+            # A module parameter standing for a whole constraint: bound at each use as if
+            # it were written in parentheses.
+            return NameRef(tok.text)
         if tok.kind != "IDENT":
             raise ConstraintSyntaxError(f"unexpected '{tok.text}'", tok.col)
         word = tok.text
@@ -211,14 +234,18 @@ class ConstraintParser:
         after = self.peek()
         if after is not None and after.text == "(":
             return self.suit_measure(tok, name)
-        try:
-            measure = get_measure(name)
-        except NotationError as err:
+        found = find_measure(name)
+        if found is None:
             if after is not None and (after.kind == "NUM" or after.text in ("<=", ">=", "<",
                                                                             ">", "=")):
                 # A name followed by a range can only be a misspelt measure.
-                raise ConstraintSyntaxError(str(err).split("; known")[0], tok.col) from None
+                try:
+                    get_measure(name)
+                except NotationError as err:
+                    raise ConstraintSyntaxError(str(err).split("; known")[0],
+                                                tok.col) from None
             return NameRef(word)  # a def name; the compiler checks it exists
+        measure = found
         if measure.per_suit:
             raise ConstraintSyntaxError(
                 f"'{word}' is measured per suit: write {name}(H) ...", tok.col)
@@ -254,7 +281,8 @@ class ConstraintParser:
         return SuitFlag(name, suit)
 
     def suit_length(self, tok: Token) -> Constraint:
-        m = re.fullmatch(r"(=?)(\d+)(?:(\+)|-(\d+))?(oM|om|L[1-4]|[SHDCMmZY])", tok.text)
+        m = re.fullmatch(r"(=?)(\d+)(?:(\+)|-(\d+))?(oM|om|L[1-4]|[SHDCMmZY]|\{\w+\})",
+                         tok.text)
         assert m is not None
         exact, lo_s, plus, hi_s, suit = m.groups()
         lo = int(lo_s)

@@ -10,18 +10,20 @@ from bidbox.lang.diagnostics import ConstraintSyntaxError
 
 @dataclass(frozen=True)
 class Token:
-    kind: str  # STRING SHAPE SUITLEN NUM OP IDENT
+    kind: str  # STRING SHAPE SUITLEN NUM OP IDENT PARAM
     text: str
     col: int  # 1-based column in the line
 
 
-_SUIT = r"(?:oM|om|L[1-4]|[SHDCMmZY])"
+# A module parameter may stand where a suit goes: ``=5{long}``, ``semi_solid({M})``.
+_SUIT = r"(?:oM|om|L[1-4]|[SHDCMmZY]|\{[A-Za-z_][A-Za-z0-9_]*\})"
 _TOKEN = re.compile(
     r"""
     (?P<STRING>"(?:[^"\\]|\\.)*")
   | (?P<SHAPE>(?:\d+|x)(?:-(?:\d+|x)){3}(?![\w.]))
   | (?P<SUITLEN>=?\d+(?:\+|-\d+)?""" + _SUIT + r"""(?![\w]))
   | (?P<NUM>-?\d+(?:\.\d+)?(?:\+|-\d+(?:\.\d+)?)?)
+  | (?P<PARAM>\{[^{}"\n]*\})
   | (?P<OP><=|>=|==|<|>|=|,|\||&|!|\(|\)|\[|\]|;|:)
   | (?P<IDENT>[A-Za-z_][A-Za-z0-9_]*(?:-[A-Za-z0-9_]+)*)
   | (?P<SPACE>\s+)
@@ -47,6 +49,8 @@ def tokenize(text: str, offset: int = 0) -> list[Token]:
 
 def strip_comment(line: str) -> str:
     """The line without a '#' comment (a '#' inside a quoted string is kept)."""
+    if "#" not in line:
+        return line.rstrip()
     in_string = False
     for i, ch in enumerate(line):
         if ch == '"' and (i == 0 or line[i - 1] != "\\"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bidbox.errors import did_you_mean
 from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
@@ -17,26 +18,71 @@ DIRECTIVES = ("system", "title", "source", "option", "def", "module", "include",
 _CALL_TOKEN = re.compile(r"^(\([^)\s]*\)|\S+)")
 
 
+PARAM_KINDS = ("suit", "number", "range", "constraint", "call", "name", "text")
+"""What a module parameter may stand for; ``text`` (an untyped parameter) is the old macro."""
+
+PLACEHOLDER = re.compile(r"\{([^{}\"\n]*)\}")
+"""``{name}`` or ``{name+2}`` in a module body: where an argument goes."""
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
+
+
 @dataclass
 class RawLine:
-    """One tree line (a call) or a ``use`` line, with the lines indented under it."""
+    """One tree line (a call) or a ``use`` line, with the lines indented under it.
+
+    In a module body a line may hold ``{param}`` place-holders: ``params`` names the
+    parameters it refers to and ``template`` keeps its text (after the indentation), so
+    the compiler binds them at each use; ``lexed`` is False when the text cannot be split
+    into tokens until the arguments are in (``{t}_done``, ``hcp {lo}-{lo+3}``).
+    """
 
     indent: int
     kind: str  # "call" or "use"
     head: str  # the call token, e.g. "1NT", "(1H)", "+1"; or the module name for "use"
     head_col: int
-    tokens: list[Token]  # the rest of the line
+    tokens: list[Token]  # the rest of the line (empty for a 'use' line: see ``args``)
     location: Location
     children: list[RawLine] = field(default_factory=list)
+    params: tuple[str, ...] = ()
+    template: str | None = None
+    lexed: bool = True
+    args: tuple[tuple[str, int], ...] | None = None  # 'use' arguments as written, with columns
+
+
+@dataclass(frozen=True)
+class Param:
+    """A module parameter: ``shift``, ``shift=0``, ``suit: suit``, ``lo: number = 8``."""
+
+    name: str
+    kind: str  # one of PARAM_KINDS
+    default: str | None
+    location: Location  # column of the parameter in the module line
 
 
 @dataclass
 class Module:
+    """A module, parsed once: its typed parameters and its body as a tree of lines."""
+
     name: str
     params: tuple[str, ...]
-    lines: list[tuple[int, str]]  # (line number, raw text) of the body, for substitution
+    lines: list[tuple[int, str]]  # (line number, raw text) of the body
     location: Location
     indent: int  # indentation of the body's first level
+    specs: tuple[Param, ...] = ()
+    body: list[RawLine] = field(default_factory=list)
+
+    @property
+    def typed(self) -> bool:
+        """Whether the module is written in the typed form (any type or default given)."""
+        return any(p.kind != "text" or p.default is not None for p in self.specs)
+
+    def signature(self) -> str:
+        parts = []
+        for p in self.specs:
+            text = p.name if p.kind == "text" else f"{p.name}: {p.kind}"
+            parts.append(text if p.default is None else f"{text} = {p.default}")
+        return f"{self.name}({', '.join(parts)})" if parts else self.name
 
 
 @dataclass
@@ -63,9 +109,12 @@ def _unquote(tok: Token) -> str:
     return tok.text[1:-1].replace('\\"', '"')
 
 
-def parse_tree_lines(doc: Document, lines: list[tuple[int, str]], base_indent: int = 0
-                     ) -> list[RawLine]:
-    """Build the indented tree from ``(line number, text)`` pairs; indentation is relative."""
+def parse_tree_lines(doc: Document, lines: list[tuple[int, str]], base_indent: int = 0,
+                     params: tuple[str, ...] | None = None) -> list[RawLine]:
+    """Build the indented tree from ``(line number, text)`` pairs; indentation is relative.
+
+    ``params`` are the parameters of the module whose body this is (None: the main tree).
+    """
     roots: list[RawLine] = []
     stack: list[RawLine] = []
     for number, raw in lines:
@@ -80,7 +129,7 @@ def parse_tree_lines(doc: Document, lines: list[tuple[int, str]], base_indent: i
         indent = len(text) - len(text.lstrip()) - base_indent
         body = text.strip()
         col = len(text) - len(text.lstrip()) + 1
-        line = _parse_tree_line(doc, number, loc_text, body, col, indent)
+        line = _parse_tree_line(doc, number, loc_text, body, col, indent, params)
         if line is None:
             continue
         while stack and stack[-1].indent >= indent:
@@ -102,23 +151,112 @@ def parse_tree_lines(doc: Document, lines: list[tuple[int, str]], base_indent: i
 
 
 def _parse_tree_line(doc: Document, number: int, loc_text: str, body: str, col: int,
-                     indent: int) -> RawLine | None:
+                     indent: int, params: tuple[str, ...] | None = None) -> RawLine | None:
     m = _CALL_TOKEN.match(body)
     assert m is not None
     head = m.group(1)
     rest = body[m.end():]
     location = Location(doc.file, number, col, loc_text)
+    used = _placeholders(doc, body, col, location, params)
+    if used is None:
+        return None
+    template = body if used else None
+    if head == "use":
+        parsed = split_use(rest, col - 1 + m.end())
+        if isinstance(parsed, str):
+            doc.error(location, parsed)
+            return None
+        name, name_col, args = parsed
+        return RawLine(indent, "use", name, name_col, [], location, params=used,
+                       template=template, args=args)
     try:
         tokens = tokenize(rest, col - 1 + m.end())
     except ConstraintSyntaxError as err:
-        doc.error(Location(doc.file, number, err.col, loc_text), str(err))
-        return None
-    if head == "use":
-        if not tokens or tokens[0].kind != "IDENT":
-            doc.error(location, "'use' needs a module name, e.g. use stayman or use weak_two(H)")
+        if not used:
+            doc.error(Location(doc.file, number, err.col, loc_text), str(err))
             return None
-        return RawLine(indent, "use", tokens[0].text, tokens[0].col, tokens[1:], location)
-    return RawLine(indent, "call", head, col, tokens, location)
+        # Place-holders glued to other text ({t}_done, {lo}-{lo+3}): the line is split
+        # into tokens once its arguments are known.
+        return RawLine(indent, "call", head, col, [], location, params=used,
+                       template=template, lexed=False)
+    return RawLine(indent, "call", head, col, tokens, location, params=used, template=template)
+
+
+def _placeholders(doc: Document, body: str, col: int, location: Location,
+                  params: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """The parameters a line refers to; None (after an error) for a place-holder that names
+    no parameter. In descriptions an unknown ``{M}`` is left for the suit variable."""
+    if "{" not in body:
+        return ()
+    used: list[str] = []
+    code = _STRING.sub(lambda m: " " * len(m.group()), body)
+    for m in PLACEHOLDER.finditer(body):
+        in_string = code[m.start()] != "{"
+        names = _NAME.findall(m.group(1))
+        if in_string and (params is None or not all(n in params for n in names)):
+            continue
+        where = Location(location.file, location.line, col + m.start(), location.text)
+        if params is None:
+            doc.error(where, f"'{m.group()}' is a module parameter: it can only be used in "
+                             "a module body")
+            return None
+        if not names or not re.fullmatch(r"\s*[A-Za-z_]\w*\s*([+-]\s*(\w+)\s*)*",
+                                         m.group(1)):
+            doc.error(where, f"cannot read '{m.group()}': write {{name}} or arithmetic such "
+                             "as {name+2} or {lo-1}")
+            return None
+        unknown = [n for n in names if n not in params and not n.isdigit()]
+        if unknown:
+            known = ", ".join(params) or "none"
+            doc.error(where, f"'{unknown[0]}' is not a parameter of this module"
+                             f"{did_you_mean(unknown[0], params)}; its parameters: {known}")
+            return None
+        used.extend(n for n in names if n in params and n not in used)
+    return tuple(used)
+
+
+def split_use(rest: str, offset: int) -> tuple[str, int, tuple[tuple[str, int], ...] | None
+                                              ] | str:
+    """``NAME`` or ``NAME(arg, name=arg, ...)`` after 'use': the name with its column and
+    the arguments as written (commas inside parentheses belong to an argument), or a
+    message saying what is wrong."""
+    m = re.match(r"\s*([^\s(]+)\s*", rest)
+    if m is None:
+        return "'use' needs a module name, e.g. use stayman or use weak_two(H)"
+    name = m.group(1)
+    if not re.fullmatch(r"[A-Za-z_{][\w{}+\-]*", name):
+        return f"'{name}' is not a module name: write use NAME or use NAME(arg, ...)"
+    name_col = offset + m.start(1) + 1
+    after = rest[m.end():].rstrip()
+    if not after:
+        return name, name_col, ()
+    if not after.startswith("(") or not after.endswith(")"):
+        return (f"write the arguments in parentheses after the name: use {name}(a, b) "
+                f"(not '{after}')")
+    start = m.end() + 1  # index in ``rest`` of the first character inside the parentheses
+    inner = after[1:-1]
+    if not inner.strip():
+        return name, name_col, ()
+    args: list[tuple[str, int]] = []
+    depth = 0
+    begin = 0
+    for i, ch in enumerate(inner + ","):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth < 0:
+                return f"a ')' too many in the arguments of '{name}'"
+        elif ch == "," and depth == 0:
+            part = inner[begin:i]
+            if not part.strip():
+                return f"an empty argument in use {name}(...)"
+            lead = len(part) - len(part.lstrip())
+            args.append((part.strip(), offset + start + begin + lead + 1))
+            begin = i + 1
+    if depth != 0:
+        return f"a '(' without its ')' in the arguments of '{name}'"
+    return name, name_col, tuple(args)
 
 
 def parse_document(text: str, file: str) -> Document:
@@ -238,19 +376,55 @@ def _module(doc: Document, tokens: list[Token], block: list[tuple[int, str]],
         doc.error(location, "write 'module NAME' or 'module NAME(param, ...)'")
         return
     name = tokens[0].text
-    params: list[str] = []
+    specs: list[Param] = []
     if len(tokens) > 1:
         if tokens[1].text != "(" or tokens[-1].text != ")":
             doc.error(location, "module parameters go in parentheses: module NAME(a, b)")
             return
-        params = [t.text for t in tokens[2:-1] if t.text != ","]
+        start = tokens[0].col - 1
+        parsed = split_use(strip_comment(location.text)[start:tokens[-1].col], start)
+        if isinstance(parsed, str) or parsed[2] is None:
+            doc.error(location, "module parameters go in parentheses: module NAME(a, b)")
+            return
+        for text, col in parsed[2]:
+            spec = _param(doc, text, Location(location.file, location.line, col,
+                                              location.text))
+            if spec is None:
+                return
+            if any(p.name == spec.name for p in specs):
+                doc.error(spec.location, f"parameter '{spec.name}' is listed twice")
+                return
+            specs.append(spec)
     if name in doc.modules:
         doc.error(location, f"module '{name}' is defined twice (first at line "
                             f"{doc.modules[name].location.line})")
         return
     body = [(n, t) for n, t in block if strip_comment(t).strip()]
     indent = min((len(t) - len(t.lstrip()) for _, t in body), default=0)
-    doc.modules[name] = Module(name, tuple(params), body, location, indent)
+    params = tuple(p.name for p in specs)
+    # The body is read once, here; each use binds the parameters (see the compiler).
+    tree = parse_tree_lines(doc, body, base_indent=indent, params=params)
+    doc.modules[name] = Module(name, params, body, location, indent, tuple(specs), tree)
+
+
+def _param(doc: Document, text: str, location: Location) -> Param | None:
+    """One parameter of a module line: ``name``, ``name=default``, ``name: kind``,
+    ``name: kind = default``; a default that is a whole number makes a number."""
+    m = re.fullmatch(r"([A-Za-z_][A-Za-z0-9_]*)\s*(?::\s*([A-Za-z_]\w*))?\s*(?:=\s*(.+))?",
+                     text, re.DOTALL)
+    if m is None:
+        doc.error(location, f"cannot read parameter '{text}': write name, name=default, "
+                            "name: kind or name: kind = default")
+        return None
+    name, kind, default = m.group(1), m.group(2), m.group(3)
+    if kind is None:
+        kind = "number" if default is not None and re.fullmatch(r"-?\d+", default.strip()) \
+            else "text"
+    elif kind not in PARAM_KINDS:
+        doc.error(location, f"unknown parameter kind '{kind}'{did_you_mean(kind, PARAM_KINDS)}"
+                            f"; kinds: {', '.join(PARAM_KINDS)}")
+        return None
+    return Param(name, kind, None if default is None else default.strip(), location)
 
 
 def _notes(doc: Document, tokens: list[Token], block: list[tuple[int, str]],
