@@ -338,7 +338,8 @@ class Compiler:
                             self.resolve_names(line.requires, raw.location)
 
     def bind_args(self, module: Module, args: tuple[tuple[str, int], ...],
-                  site: Location, outer: _Use | None) -> _Use | None:
+                  site: Location, outer: _Use | None, name_col: int | None = None
+                  ) -> _Use | None:
         """The arguments of one use bound to the module's parameters, each checked for its
         kind; a wrong use is an error at the use site."""
         specs = {p.name: p for p in module.specs}
@@ -396,7 +397,7 @@ class Compiler:
                 kind = "" if spec.kind == "text" else f" (a {spec.kind})"
                 self.error(site, f"module '{module.name}' needs an argument for "
                                  f"'{spec.name}'{kind}: use {module.signature()}",
-                           site.col, use=outer)
+                           name_col, use=outer)
                 ok = False
                 continue
             checked = self.check_arg(module, spec, text, where, outer)
@@ -537,7 +538,7 @@ class Compiler:
         use_key = (id(raw), name, args)
         known = self._uses.get(use_key)
         if known is None or known[0] is not raw:
-            known = (raw, self.bind_args(module, args, raw.location, use))
+            known = (raw, self.bind_args(module, args, raw.location, use, raw.head_col))
             self._uses[use_key] = known
         inner = known[1]
         if inner is None:
@@ -1003,6 +1004,7 @@ class _Point:
 
     calls: tuple[Call, ...] = ()
     last: int = -1  # index of the last bid, -1 before the first
+    top: int = -1  # ladder rank of the last bid (1C = 0), -1 before the first
     doubled: int = 0  # the last bid's state: 0, 1 doubled, 2 redoubled
     passes: int = 0  # passes since the last bid or double (since the start before any)
     label: str = ""
@@ -1013,13 +1015,13 @@ class _Point:
         return self.passes >= (4 if self.last < 0 else 3)
 
     def legal(self, call: Call) -> bool:
-        if self.ended:
+        if self.passes >= (4 if self.last < 0 else 3):
             return False
         kind = call.kind
+        if kind is CallKind.BID:
+            return _RANK[call] > self.top
         if kind is CallKind.PASS:
             return True
-        if kind is CallKind.BID:
-            return self.last < 0 or call.rank > self.calls[self.last].rank
         if self.last < 0:
             return False
         theirs = (len(self.calls) - self.last) % 2 == 1  # the bid is the opponents'
@@ -1041,44 +1043,46 @@ class _Point:
     def before(self, ours: bool) -> _Point:
         """The point at which our next call is made: the opponents' pass between two of
         our calls is implicit."""
-        return self.then(PASS, None) if ours and self.ours_last else self
+        if ours and self.ours_last:
+            return _Point((*self.calls, PASS), self.last, self.top, self.doubled,
+                          self.passes + 1, self.label, self.ours_last)
+        return self
 
-    def then(self, call: Call, ours: bool | None) -> _Point:
-        n = len(self.calls)
-        if call.kind is CallKind.BID:
-            last, doubled, passes = n, 0, 0
-        elif call.kind is CallKind.PASS:
-            last, doubled, passes = self.last, self.doubled, self.passes + 1
+    def then(self, call: Call, ours: bool) -> _Point:
+        kind = call.kind
+        if kind is CallKind.BID:
+            last, top, doubled, passes = len(self.calls), _RANK[call], 0, 0
+        elif kind is CallKind.PASS:
+            last, top, doubled, passes = self.last, self.top, self.doubled, self.passes + 1
         else:
-            last, doubled, passes = self.last, 1 if call.kind is CallKind.DOUBLE else 2, 0
-        if ours is None:  # an implicit pass: not on the written path
-            return _Point((*self.calls, call), last, doubled, passes, self.label,
-                          self.ours_last)
+            last, top, doubled, passes = (self.last, self.top,
+                                          1 if kind is CallKind.DOUBLE else 2, 0)
         token = _OURS[call] if ours else _THEIRS[call]
         label = f"{self.label} {token}" if self.label else token
-        return _Point((*self.calls, call), last, doubled, passes, label, ours)
+        return _Point((*self.calls, call), last, top, doubled, passes, label, ours)
 
     def legal_calls(self) -> list[Call]:
         if self.ended:
             return []
         out = [c for c in (PASS, DOUBLE, REDOUBLE) if self.legal(c)]
-        out.extend(ALL_BIDS[self._first_bid():])
+        out.extend(ALL_BIDS[self.top + 1:])
         return out
-
-    def _first_bid(self) -> int:
-        return self.calls[self.last].rank + 1 if self.last >= 0 else 0
 
     def step(self, kind: str, n: int) -> Call | None:
         """The call a step stands for here; None when there is no such step."""
         if n < 1:
             return None
-        bids: list[Call] = list(ALL_BIDS[self._first_bid():])
+        rank = self.top + n
         if kind == "R":
-            bids = [b for b in bids if b != _3NT]  # 3NT is never a relay
-            return bids[0] if bids else None
-        if kind == "~":
-            bids = [c for c in (PASS, DOUBLE, REDOUBLE) if self.legal(c)] + bids
-        return bids[n - 1] if n <= len(bids) else None
+            rank = self.top + 1
+            if rank == _3NT_RANK:
+                rank += 1  # 3NT is never a relay
+        elif kind == "~":
+            extra = [c for c in (PASS, DOUBLE, REDOUBLE) if self.legal(c)]
+            if n <= len(extra):
+                return extra[n - 1]
+            rank -= len(extra)
+        return ALL_BIDS[rank] if rank < len(ALL_BIDS) else None
 
 
 START = _Point()
@@ -1121,7 +1125,8 @@ class _Line:
     cparams: tuple[str, ...] = ()  # the parameters its constraints mention
 
 
-_3NT = Call.parse("3NT")
+_3NT_RANK = Call.parse("3NT").rank
+_RANK = {c: c.rank for c in ALL_BIDS}
 _VARIABLES = frozenset(SUIT_VARIABLES)
 _OURS = {c: str(c) for c in (PASS, DOUBLE, REDOUBLE, *ALL_BIDS)}
 _THEIRS = {c: f"({c})" for c in _OURS}

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 from bidbox.errors import BidboxError, did_you_mean
+from bidbox.lang import cache
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.parser import parse_document
 from bidbox.lang.system import System
@@ -34,12 +36,21 @@ def shipped_systems() -> list[ShippedSystem]:
     """Every system file shipped with bidbox (modules-only files are left out)."""
     out = []
     for path in sorted(shipped_dir().glob("*.bbx")):
-        doc = parse_document(path.read_text(encoding="utf-8"), str(path))
+        doc = parse_document(_header(path.read_text(encoding="utf-8")), str(path))
         if not doc.name:
             continue  # a file of shared modules
         out.append(ShippedSystem(doc.name, doc.title, doc.source, path,
                                  tuple((n, v, d) for n, v, d, _ in doc.options)))
     return out
+
+
+_HEADER = re.compile(r"(system|title|source|option)\b")
+
+
+def _header(text: str) -> str:
+    """Only the header directives of a system file (the other lines blanked, so line
+    numbers stay): naming the shipped systems must not read their whole trees."""
+    return "\n".join(line if _HEADER.match(line) else "" for line in text.splitlines())
 
 
 def system_path(name_or_path: str) -> Path:
@@ -58,9 +69,19 @@ def system_path(name_or_path: str) -> Path:
 
 
 def load_system(name_or_path: str, options: Mapping[str, str | bool] | None = None) -> System:
-    """Compile a shipped system or a system file with the given options."""
+    """A shipped system or a system file compiled with the given options: from the on-disk
+    cache when this text, its includes, the options and the code are unchanged (see
+    bidbox.lang.cache), else compiled and cached."""
     path = system_path(name_or_path)
-    return compile_text(path.read_text(encoding="utf-8"), str(path), options)
+    text = path.read_text(encoding="utf-8")
+    key = cache.cache_key(str(path), text, options)
+    cached = cache.load(key)
+    if cached is not None:
+        return cached
+    depends: dict[str, str | None] = {}
+    system = compile_text(text, str(path), options, depends=depends)
+    cache.store(key, depends, system)
+    return system
 
 
 def parse_options(items: list[str] | None) -> dict[str, str | bool]:
