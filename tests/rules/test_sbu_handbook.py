@@ -121,7 +121,9 @@ def test_rule_of_18_witness_fits_the_meaning_and_breaks_the_rule() -> None:
     from bidbox.evaluate import evaluate_hand
 
     values = evaluate_hand(hand)
-    assert values["rule_points"] <= 17 and values["hcp"] >= 8
+    points, hcp = values["rule_points"], values["hcp"]
+    assert isinstance(points, int | float) and isinstance(hcp, int | float)
+    assert points <= 17 and hcp >= 8
     assert isinstance(values["lengths"], list) and values["lengths"][1] >= 6
 
 

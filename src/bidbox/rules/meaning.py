@@ -8,7 +8,7 @@ on dealt hands otherwise, so every jurisdiction's rules read the same numbers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -18,7 +18,17 @@ from bidbox.engine.explain import sample_hands
 from bidbox.engine.features import Array, Features, HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
-from bidbox.lang.constraints import Constraint, Or
+from bidbox.lang.constraints import (
+    ANY,
+    NOTHING,
+    And,
+    Constraint,
+    Not,
+    Or,
+    conjoin,
+    disjoin,
+    negate,
+)
 from bidbox.verify.lint import witness_hand
 
 DEFAULT_CONTEXT = TableContext(seat=1, vul=False, they_vul=False, passed=False)
@@ -44,14 +54,53 @@ def _space(c: Constraint) -> Features:
 @cache
 def stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningStats:
     space = _space(c)
-    mask = compile_predicate(c)(space, ctx)
+    return _measure(space, compile_predicate(c)(space, ctx))
+
+
+def _measure(space: Features, mask: Array) -> MeaningStats:
+    exact = isinstance(space, ProfileSpace)
     if not mask.any():
-        return MeaningStats(False, (0, 0), ((0, 0),) * 4, isinstance(space, ProfileSpace))
+        return MeaningStats(False, (0, 0), ((0, 0),) * 4, exact)
     hcp = space.value("hcp")[mask]
     lengths = space.value("lengths")[mask]
     return MeaningStats(True, (int(hcp.min()), int(hcp.max())),
                         tuple((int(lengths[:, i].min()), int(lengths[:, i].max()))
-                              for i in range(4)), isinstance(space, ProfileSpace))
+                              for i in range(4)), exact)
+
+
+MIN_SAMPLED = 200  # fewer fitting dealt hands than this are too few to read shape from
+
+
+def relax(c: Constraint, positive: bool = True) -> Constraint:
+    """``c`` with every measure the profile space cannot answer (honour locations, suit
+    quality, losers) replaced so that the result holds for a superset of the hands: true
+    where it occurs positively, false under a negation. Lower bounds read from it stay
+    true of ``c``."""
+    if c.measures() <= EXACT_MEASURES:
+        return c
+    if isinstance(c, And):
+        return conjoin([relax(i, positive) for i in c.items])
+    if isinstance(c, Or):
+        return disjoin([relax(i, positive) for i in c.items])
+    if isinstance(c, Not):
+        return negate(relax(c.item, not positive))
+    return ANY if positive else NOTHING
+
+
+@cache
+def shape_stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningStats:
+    """Ranges for reading what a meaning shows about shape and strength: exact when the
+    meaning allows, from dealt hands when enough of them fit; otherwise (a rare meaning
+    such as a five-level opening, which a few hundred thousand hands barely meet) exact
+    over the meaning relaxed to the profile space, whose minima are true lower bounds."""
+    if c.measures() <= EXACT_MEASURES:
+        return stats(c, ctx)
+    pool = sample_hands()
+    mask = compile_predicate(c)(pool, ctx)
+    if int(mask.sum()) >= MIN_SAMPLED:
+        return _measure(pool, mask)
+    loose = stats(relax(c), ctx)
+    return replace(loose, exact=False) if loose.possible else _measure(pool, mask)
 
 
 def hand_types(c: Constraint) -> list[Constraint]:

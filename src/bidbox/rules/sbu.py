@@ -10,6 +10,12 @@ Readings where the handbook contradicts itself are stated where they are applied
   takeout double alerted) are read by the amended rule.
 - "Perhaps less if the suit is good" (4 §2) does not relax the Rule of 18, which 3.3 §3
   and 6.2 §2 apply to every opening of one of a suit at every level.
+- A call is read in its auction (2.2 §1): a bid in a suit its side has shown (three or
+  more cards) or agreed offers to play there, whatever its own constraint says; so does
+  completing partner's transfer (2.3.2 §2). After partner's relay or ask only an agreed
+  suit counts, since the bid answers a question. The hand types of overall strength
+  that a natural response or rebid also admits ("or 16+ with nothing else to bid") do
+  not make it conventional (2.2 §1; 2.3.6 §1 leaves a forcing new suit unalerted).
 """
 
 from __future__ import annotations
@@ -23,7 +29,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.engine.explain import SUIT_KEYS
 from bidbox.engine.predicates import TableContext
-from bidbox.engine.walk import guard_holds, tried_before
+from bidbox.engine.walk import guard_holds, table_context, tried_before
 from bidbox.lang.constraints import (
     ANY,
     Constraint,
@@ -35,7 +41,14 @@ from bidbox.lang.constraints import (
     negate,
 )
 from bidbox.lang.system import CallEntry, Node, System
-from bidbox.rules.meaning import find_hand, hand_types, is_strong, share_where, stats
+from bidbox.rules.meaning import (
+    find_hand,
+    hand_types,
+    is_strong,
+    shape_stats,
+    share_where,
+    stats,
+)
 from bidbox.rules.regulation import AlertDecision, CallSituation, CheckReport, LicenceFinding
 
 CONVENTIONAL_TAGS = frozenset({
@@ -93,13 +106,65 @@ class Reading:
     reason: str
 
 
+# Measures of overall strength: a hand type that reads only these says nothing about the
+# strain bid ("an agreement as to overall strength does not make a call a convention",
+# 2.2 §1).
+STRENGTH_MEASURES = frozenset({"hcp", "controls", "aces", "kings", "playing_tricks",
+                               "quick_tricks", "ltc", "roman_losers", "context"})
+# Tags a completion of partner's transfer may carry and still be natural (2.3.2 §2).
+COMPLETION_TAGS = frozenset({"artificial", "answer"})
+# Partner's calls that ask a question: the next bid answers it rather than naming a strain.
+ASKING_TAGS = frozenset({"relay", "ask", "inquiry", "puppet"})
+
+
+def _is_strength_only(c: Constraint) -> bool:
+    return c != ANY and c.measures() <= STRENGTH_MEASURES
+
+
+def shape_types(entry: CallEntry, shown: Constraint, ctx: TableContext,
+                after_a_bid: bool) -> list[Constraint]:
+    """The hand types that make up what a call shows about shape, each with the call's
+    negative inference (``shown``).
+
+    A natural call that also serves the stronger hands with no better call ("four or
+    more diamonds, or 16+ with nothing else to bid") is still natural: the catch-all is
+    an agreement on overall strength only (2.2 §1), and a forcing new suit that a strong
+    hand may make stays natural (2.3.6 §1). So after a bid, hand types that read only
+    strength and start no lower than the shaped ones are set aside; an opening keeps them
+    (a 2C that may be any 23+ hand is the strong artificial opening, not a club suit).
+    """
+    raw = hand_types(entry.shows)
+    pairs = [(r, conjoin([r, shown])) for r in raw]
+    pairs = [(r, t) for r, t in pairs if shape_stats(t, ctx).possible]
+    if not pairs:
+        return [shown]
+    shaped = [t for r, t in pairs if not _is_strength_only(r)]
+    strength = [t for r, t in pairs if _is_strength_only(r)]
+    if after_a_bid and shaped and strength:
+        floor = min(shape_stats(t, ctx).hcp[0] for t in shaped)
+        if all(shape_stats(t, ctx).hcp[0] >= floor for t in strength):
+            return shaped
+    return [t for _, t in pairs]
+
+
+def _shortest(types: list[Constraint], ctx: TableContext, suit_index: int) -> int:
+    return min(shape_stats(t, ctx).min_length(suit_index) for t in types)
+
+
 def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | None,
              ctx: TableContext, meaning: Constraint | None = None) -> Reading:
     """Natural or conventional by the definition of 2.2 §1-§2, from the meaning (with its
-    negative inference when known: the hands that really make the call)."""
+    negative inference when known: the hands that really make the call) read in its
+    auction when ``situation`` is given: a call in a strain the partnership has already
+    shown or agreed shows willingness to play there, whatever its own constraint says."""
     if entry is None:
         return Reading(True, "outside the system: taken as natural")
     tags = tags_of(entry)
+    if situation is not None:
+        completed = _completes_transfer(situation)
+        if completed is not None and not (tags - COMPLETION_TAGS) & CONVENTIONAL_TAGS:
+            return Reading(True, f"completes partner's transfer to {completed}: willingness "
+                                 "to play there (2.3.2 §2)")
     conventional = tags & CONVENTIONAL_TAGS
     if conventional:
         return Reading(False, f"conventional ({sorted(conventional)[0]})")
@@ -108,7 +173,7 @@ def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | Non
     if meaning is None:
         meaning = situation.meaning() if situation is not None else None
     shown = meaning if meaning is not None else entry.shown
-    st = stats(shown, ctx)
+    st = shape_stats(shown, ctx)
     if not st.possible:
         return Reading(True, "no hand fits this meaning")
     if call.strain is Strain.NT:
@@ -122,15 +187,66 @@ def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | Non
         return Reading(True, "a no-trump bid showing willingness to play there")
     assert call.strain is not None
     k = call.strain.suit_index
-    shortest = st.min_length(k)
-    if shortest < 3:
-        return Reading(False, f"may hold only {shortest} card(s) in {call.strain}")
+    after_a_bid = situation is not None and _first_bid(situation) >= 0
+    types = shape_types(entry, shown, ctx, after_a_bid)
+    shortest = _shortest(types, ctx, k)
     already = _suits_bid_by(situation) if situation is not None else set()
     others = [SUIT_KEYS[i] for i in range(4)
-              if i != k and st.min_length(i) >= 4 and SUIT_KEYS[i] not in already]
+              if i != k and _shortest(types, ctx, i) >= 4 and SUIT_KEYS[i] not in already]
     if others and "canape" not in tags:
         return Reading(False, f"promises {'/'.join(others)} as well as {call.strain}")
-    return Reading(True, f"shows {shortest}+ cards in {call.strain}")
+    if shortest >= 3:
+        return Reading(True, f"shows {shortest}+ cards in {call.strain}")
+    agreed = _shown_by_partnership(situation, k) if situation is not None else None
+    if agreed is not None:
+        return Reading(True, f"willingness to play in {call.strain}, {agreed} (2.2 §1)")
+    return Reading(False, f"may hold only {shortest} card(s) in {call.strain}")
+
+
+def _completes_transfer(s: CallSituation) -> str | None:
+    """The suit of partner's transfer that this bid completes (or super-accepts), if any:
+    partner's last call carries a ``transfer(X)`` tag and this is a bid in X."""
+    partner_last = s.index - 2
+    if partner_last < 0 or not s.call.is_bid or s.call.strain is None:
+        return None
+    entry = s.entries[partner_last]
+    if entry is None:
+        return None
+    wanted = f"transfer({s.call.strain})"
+    return str(s.call.strain) if wanted in entry.tags else None
+
+
+def _shown_by_partnership(s: CallSituation, suit_index: int) -> str | None:
+    """Why a bid in this suit shows willingness to play there, when the caller's side has
+    already shown three or more cards in it (read as ``read_bid`` reads shape), or None.
+
+    After partner's relay or ask the bid answers a question (a step), so there the suit
+    must be agreed: shown by both hands, not only by the one answering."""
+    seat = s.auction.seat_of(s.index)
+    opening = _first_bid(s)
+    shown = {seat: 0, seat.partner: 0}
+    for i in range(s.index):
+        who = s.auction.seat_of(i)
+        entry, meaning = s.entries[i], s.meaning(i)
+        if who not in shown or entry is None or meaning is None:
+            continue
+        ctx = table_context(s.auction, i)
+        if not shape_stats(meaning, ctx).possible:
+            continue
+        n = _shortest(shape_types(entry, meaning, ctx, 0 <= opening < i), ctx, suit_index)
+        shown[who] = max(shown[who], n)
+    mine, partners = shown[seat], shown[seat.partner]
+    if mine >= 3 and partners >= 3:
+        return f"agreed: partner has shown {partners}+ cards, this hand {mine}+"
+    partner_last = s.index - 2
+    asked = partner_last >= 0 and tags_of(s.entries[partner_last]) & ASKING_TAGS
+    if asked:
+        return None
+    if partners >= 3:
+        return f"where partner has shown {partners}+ cards"
+    if mine >= 3:
+        return f"where this hand has shown {mine}+ cards"
+    return None
 
 
 def _suits_bid_by(s: CallSituation) -> set[str]:
@@ -228,8 +344,10 @@ class SBU:
             not (e is not None and e.forcing is not None and e.forcing.is_forcing)
             for i, e in enumerate(s.entries[:s.index]) if before.seat_of(i) is seat.partner)
         their = s.entries[last_i]
-        their_ctx = s.context
-        their_natural = read_bid(their, doubled, None, their_ctx).natural
+        # The doubled bid read in its own auction, as its side's alert would read it.
+        their_ctx = table_context(s.auction, last_i)
+        their_natural = read_bid(their, doubled, replace(s, index=last_i, context=their_ctx),
+                                 their_ctx).natural
         takeout_context = (doubled.strain is not Strain.NT and doubled.level <= 3
                            and their_natural and partner_only_passed)
         default = "takeout" if takeout_context else "penalty"
@@ -289,13 +407,19 @@ class SBU:
             if st.hcp[1] <= 9:
                 return f"a jump raise with at most {st.hcp[1]} HCP (weaker than invitational)"
             return None
-        our_side_bid = any(before.calls[i].is_bid for i in range(s.index)
-                           if before.seat_of(i).side is seat.side)
-        if not our_side_bid and s.auction.seat_of(opening_i).side is not seat.side:
+        # Partner's double counts as partner having called: a jump answer to a takeout
+        # double is an answer, not an overcall (2.3.5 §1 lists jump overcalls by the hand
+        # that first comes in, and jump shifts by the partner of a hand that has called).
+        partner_called = [before.calls[i] for i in range(s.index)
+                          if before.seat_of(i) is seat.partner
+                          and before.calls[i].kind is not CallKind.PASS]
+        our_side_called = any(before.calls[i].kind is not CallKind.PASS for i in range(s.index)
+                              if before.seat_of(i).side is seat.side)
+        if not our_side_called and s.auction.seat_of(opening_i).side is not seat.side:
             if st.hcp[0] < 12:
                 return f"a jump overcall with as few as {st.hcp[0]} HCP (weak jump overcall)"
             return None
-        if partner_bids and call.strain not in opponents_suits and st.hcp[1] <= 10:
+        if partner_called and call.strain not in opponents_suits and st.hcp[1] <= 10:
             return f"a jump in a new suit with at most {st.hcp[1]} HCP (weak jump shift)"
         return None
 
