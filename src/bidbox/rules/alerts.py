@@ -1,10 +1,19 @@
-"""Alert decisions for every call of an explained auction."""
+"""Alert decisions for every call of an explained auction, and their place in the JSON.
+
+This is the one source of alert decisions: the CLI, the Python API and the convention
+card all ask here, so a call is never alerted by one reader and not by another.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 from bidbox.core.auction import Auction
-from bidbox.engine.explain import Explanation
+from bidbox.core.calls import Call
+from bidbox.core.seats import Side
+from bidbox.engine.explain import Explanation, _read_calls
 from bidbox.engine.walk import table_context
+from bidbox.lang.system import System
 from bidbox.rules.regulation import AlertDecision, CallSituation, Regulation
 
 
@@ -16,3 +25,56 @@ def decide_alerts(explanation: Explanation, regulation: Regulation) -> list[Aler
     return [regulation.alert(CallSituation(auction, i, entries, table_context(auction, i),
                                            meanings))
             for i in range(len(auction.calls))]
+
+
+def decide_call_alert(auction: Auction, call: Call, systems: Mapping[Side, System],
+                      regulation: Regulation) -> AlertDecision:
+    """The decision for ``call`` made next in ``auction``.
+
+    A regulation judges a call by what the whole auction so far says (negative
+    inference included), so the call is explained in place rather than on its own.
+    """
+    # Only the calls' readings are judged: what each seat is known to hold (explain()'s
+    # knowledge, measured on the profile space or 400,000 dealt hands) is not built here,
+    # which would cost a `bidbox bid` most of its time.
+    after = auction.add(call)
+    calls, _ = _read_calls(after, systems)
+    return decide_alerts(Explanation(after, calls, {}), regulation)[-1]
+
+
+def alert_rule(decision: AlertDecision) -> str:
+    """The rule with its section, as printed: 'conventional (2.3.2 §1)'."""
+    return f"{decision.rule} ({decision.section})"
+
+
+def bid_alert_json(data: dict[str, object], decision: AlertDecision) -> dict[str, object]:
+    """A bid's JSON with the regulation's decision in it (``bidbox bid --json``).
+
+    ``alert`` keeps its place and takes the regulation's value; the other keys are added
+    after the engine's, so the order a reader sees never changes.
+    """
+    out = dict(data)
+    out["alert"] = decision.alert
+    out["alert_rule"] = alert_rule(decision)
+    out["stop_card"] = decision.stop_card
+    return out
+
+
+def call_alert_json(row: dict[str, object], decision: AlertDecision) -> dict[str, object]:
+    """One explained call's JSON with its decision merged (``bidbox explain --json``)."""
+    out = dict(row)
+    out["alert"] = decision.alert
+    out["alert_rule"] = alert_rule(decision)
+    out["alert_reason"] = decision.reason
+    out["alert_override"] = decision.override
+    out["stop_card"] = decision.stop_card
+    return out
+
+
+def explanation_alert_json(explanation: Explanation, decisions: Sequence[AlertDecision]
+                           ) -> dict[str, object]:
+    """The whole explanation's JSON with every call's decision merged."""
+    data = explanation.to_json()
+    data["calls"] = [call_alert_json(c.to_json(), d)
+                     for c, d in zip(explanation.calls, decisions, strict=True)]
+    return data
