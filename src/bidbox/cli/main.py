@@ -1,7 +1,8 @@
 """The ``bidbox`` command line: argument parsing, output, and one place for user errors.
 
 User errors (any :class:`BidboxError`) print one or two lines and exit 2; they never
-show a traceback. Each sub-command is a small function that calls the library.
+show a traceback. Each sub-command parses its arguments, calls the Python API
+(:mod:`bidbox.api`, the same functions a library user calls) and prints the result.
 """
 
 from __future__ import annotations
@@ -10,14 +11,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Any
 
-from bidbox.core import Auction, Call, Hand, Seat, Side, Vulnerability
-from bidbox.errors import BidboxError, did_you_mean
+from bidbox.api import System, get_regulation, load_system
+from bidbox.core import Auction, Hand, Seat, Vulnerability
+from bidbox.errors import BidboxError
 from bidbox.evaluate import all_measures, evaluate_hand
-from bidbox.lang import System, SystemFileError, load_system, parse_options, shipped_systems
-from bidbox.rules import AlertDecision, Regulation
+from bidbox.lang import SystemFileError, parse_options, shipped_systems
+from bidbox.rules import Regulation
 
 Handler = Callable[[argparse.Namespace], int]
 
@@ -93,8 +94,9 @@ def cmd_auction(args: argparse.Namespace) -> int:
 
 
 # --- systems, bid, explain, lint ------------------------------------------------------
-def _systems_for(args: argparse.Namespace) -> dict[Side, System]:
-    """--system for both sides, or --ns / --ew for each; --option applies to every one."""
+def _systems_for(args: argparse.Namespace) -> tuple[System, System]:
+    """(ours, theirs): --system for both sides, or --ns / --ew (--them) for each; --option
+    applies to every one. Each file is compiled once per command."""
     options = parse_options(getattr(args, "option", None))
     cache: dict[str, System] = {}
 
@@ -108,7 +110,7 @@ def _systems_for(args: argparse.Namespace) -> dict[Side, System]:
     ew = getattr(args, "ew", None) or getattr(args, "them", None) or default
     if ns is None or ew is None:
         raise BidboxError("name a system: --system NAME (or --ns NAME and --ew NAME)")
-    return {Side.NS: get(ns), Side.EW: get(ew)}
+    return get(ns), get(ew)
 
 
 def cmd_systems(args: argparse.Namespace) -> int:
@@ -128,58 +130,29 @@ def cmd_systems(args: argparse.Namespace) -> int:
     return 0
 
 
-def _auction_arg(args: argparse.Namespace) -> Auction:
-    return Auction.parse(args.auction or "", Seat.parse(args.dealer), Vulnerability.parse(args.vul))
+def _regulation(args: argparse.Namespace) -> Regulation:
+    return get_regulation(getattr(args, "regulation", "sbu") or "sbu")
 
 
 def cmd_bid(args: argparse.Namespace) -> int:
-    from bidbox.engine import choose_call
-
-    systems = _systems_for(args)
-    hand = Hand.parse(args.hand)
-    auction = _auction_arg(args)
-    if auction.is_ended:
-        raise BidboxError(f"the auction '{auction}' has ended: there is no call to make")
-    result = choose_call(hand, auction, systems)
-    decision = _bid_alert(auction, result.call, systems, _regulation(args))
-    result = replace(result, alert=decision.alert)
+    ours, theirs = _systems_for(args)
+    regulation = _regulation(args)
+    bid = ours.bid(args.hand, args.auction or "", dealer=args.dealer, vul=args.vul,
+                   opponents=theirs, regulation=regulation)
     if args.json:
-        data = result.to_json()
-        data["alert_rule"] = f"{decision.rule} ({decision.section})"
-        data["stop_card"] = decision.stop_card
-        _print_json(data)
+        _print_json(bid.to_json())
         return 0
-    seat = auction.next_seat
-    flag = " (fallback)" if result.fallback else ""
-    forcing = f", {result.forcing}" if result.forcing else ""
-    alert = ", alert" if result.alert else ""
-    print(f"{seat} bids {result.call}{flag}: {result.meaning}{forcing}{alert}")
-    print(f"  why: {result.reason}")
+    flag = " (fallback)" if bid.fallback else ""
+    forcing = f", {bid.forcing}" if bid.forcing else ""
+    alert = ", alert" if bid.alert else ""
+    print(f"{bid.seat} bids {bid.call}{flag}: {bid.meaning}{forcing}{alert}")
+    print(f"  why: {bid.reason}")
     return 0
 
 
-def _regulation(args: argparse.Namespace) -> Regulation:
-    from bidbox.rules import REGULATIONS
-
-    name = getattr(args, "regulation", "sbu") or "sbu"
-    if name not in REGULATIONS:
-        raise BidboxError(f"unknown regulation '{name}'{did_you_mean(name, REGULATIONS)}; "
-                          f"known: {', '.join(REGULATIONS)}")
-    return REGULATIONS[name]
-
-
-def _bid_alert(auction: Auction, call: Call, systems: dict[Side, System],
-               regulation: Regulation) -> AlertDecision:
-    """The regulation's alert decision for ``call`` made next in ``auction``."""
-    from bidbox.engine import explain
-    from bidbox.rules import decide_alerts
-
-    return decide_alerts(explain(auction.add(call), systems), regulation)[-1]
-
-
 def cmd_check(args: argparse.Namespace) -> int:
-    systems = _systems_for(args)
-    report = _regulation(args).check(systems[Side.NS])
+    ours, _ = _systems_for(args)
+    report = ours.check(_regulation(args))
     level = args.level
     if args.json:
         _print_json(report.to_json(level))
@@ -203,10 +176,8 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_card(args: argparse.Namespace) -> int:
-    from bidbox.rules.card import convention_card
-
-    systems = _systems_for(args)
-    card = convention_card(systems[Side.NS], _regulation(args))
+    ours, _ = _systems_for(args)
+    card = ours.card(_regulation(args))
     if args.json:
         _print_json(card)
         return 0
@@ -229,34 +200,25 @@ def _card_row(item: dict[str, str]) -> str:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    from bidbox.engine import explain
-    from bidbox.rules import decide_alerts
-
-    systems = _systems_for(args)
-    explanation = explain(_auction_arg(args), systems)
-    decisions = decide_alerts(explanation, _regulation(args))
+    ns, ew = _systems_for(args)
+    explanation = ns.explain(args.auction or "", dealer=args.dealer, vul=args.vul,
+                             opponents=ew, regulation=_regulation(args))
     if args.json:
-        data = explanation.to_json()
-        for row, decision in zip(data["calls"], decisions, strict=True):  # type: ignore[call-overload]
-            row["alert"] = decision.alert
-            row["alert_rule"] = f"{decision.rule} ({decision.section})"
-            row["alert_reason"] = decision.reason
-            row["alert_override"] = decision.override
-            row["stop_card"] = decision.stop_card
-        _print_json(data)
+        _print_json(explanation.to_json())
         return 0
     print(f" #  seat call  {'meaning':<56} {'forcing':<18} alert")
-    for c, decision in zip(explanation.calls, decisions, strict=True):
+    for c in explanation.calls:
         silent = c.call.kind.name == "PASS" and c.entry is None and not args.all
         if silent:
             continue
+        decision = c.decision
         meaning = c.meaning + (" [fallback]" if c.fallback else "")
         forcing = str(c.forcing) if c.forcing else ""
-        alert = "yes" if decision.alert else "no"
+        alert = "yes" if c.alert else "no"
         print(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} {meaning[:56]:<56} {forcing:<18} "
-              f"{alert}: {decision.rule} ({decision.section})"
+              f"{alert}: {c.alert_rule}"
               f"{' [override]' if decision.override else ''}"
-              f"{' [Stop card]' if decision.stop_card else ''}")
+              f"{' [Stop card]' if c.stop_card else ''}")
         for extra in _wrap(meaning[56:], 56):
             print(f"{'':<17}{extra}")
         if c.denies:
@@ -274,17 +236,15 @@ def _wrap(text: str, width: int) -> list[str]:
 
 
 def cmd_lint(args: argparse.Namespace) -> int:
-    from bidbox.verify import lint_system
-
     try:
-        systems = _systems_for(args)
+        ours, _ = _systems_for(args)
     except SystemFileError as err:
         if args.json:
             _print_json({"errors": [{"message": d.message, "location": str(d.location)}
                                     for d in err.diagnostics], "findings": []})
             return 1
         raise
-    findings = lint_system(systems[Side.NS])
+    findings = ours.lint()
     if args.json:
         _print_json({"errors": [], "findings": [f.to_json() for f in findings]})
         return 0
