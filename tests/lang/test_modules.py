@@ -3,6 +3,8 @@ arithmetic on numbers, calls made only where legal, and errors at the use site."
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from bidbox.lang import SystemFileError, compile_text
@@ -192,3 +194,19 @@ def test_a_module_line_is_parsed_once_however_often_it_is_used() -> None:
     assert parsed.count(2) == 1 and parsed.count(3) == 1, parsed
     # Uses that bind the same suit share the bound constraint itself.
     assert entry(system, "1C", "1D").shows is entry(system, "1NT", "2C").shows
+
+
+def test_the_module_examples_of_language_md_compile_as_documented() -> None:
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "language.md").read_text()
+    section = doc[doc.index("## 8. Modules"):doc.index("## 9. Options")]
+    blocks = [b.split("```", 1)[0] for b in section.split("```\n")[1::2]]
+    systems = [compile_text(b, f"example{i}.bbx") for i, b in enumerate(blocks)
+               if not b.startswith("m.bbx")]
+    assert len(systems) == 4
+    weak, shapes, raise_, ask = systems
+    assert [str(e.call) for e in weak.root.calls] == ["2H", "2S"]
+    assert str(entry(shapes, "1C", "1H", "1S", "1NT").shows) == "hcp 8-11, 5+H"
+    assert str(entry(shapes, "1C", "1H", "1NT", "2H").shows) == "hcp 10-13, 5+H"
+    assert str(entry(raise_, "1H", "2H").shows) == "(4+H | 3+H, controls 2+), hcp 6-9"
+    assert calls_after(ask, "1C", "1H") == ["4NT", "P"]
+    assert calls_after(ask, "1C", "5C") == ["P"]

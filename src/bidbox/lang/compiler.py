@@ -976,9 +976,9 @@ class Compiler:
         return ok
 
     def check_duplicates(self, node: Node) -> None:
-        by_call: dict[Call, list[CallEntry]] = {}
+        by_call: dict[int, list[CallEntry]] = {}
         for entry in node.calls:
-            by_call.setdefault(entry.call, []).append(entry)
+            by_call.setdefault(id(entry.call), []).append(entry)  # calls are canonical
         for entries in by_call.values():
             for a, b in itertools.combinations(entries, 2):
                 clash = next((ctx for ctx in ALL_CONTEXTS if context_holds(a.guard, ctx)
@@ -1019,7 +1019,7 @@ class _Point:
             return False
         kind = call.kind
         if kind is CallKind.BID:
-            return _RANK[call] > self.top
+            return _RANK[id(call)] > self.top
         if kind is CallKind.PASS:
             return True
         if self.last < 0:
@@ -1051,13 +1051,13 @@ class _Point:
     def then(self, call: Call, ours: bool) -> _Point:
         kind = call.kind
         if kind is CallKind.BID:
-            last, top, doubled, passes = len(self.calls), _RANK[call], 0, 0
+            last, top, doubled, passes = len(self.calls), _RANK[id(call)], 0, 0
         elif kind is CallKind.PASS:
             last, top, doubled, passes = self.last, self.top, self.doubled, self.passes + 1
         else:
             last, top, doubled, passes = (self.last, self.top,
                                           1 if kind is CallKind.DOUBLE else 2, 0)
-        token = _OURS[call] if ours else _THEIRS[call]
+        token = _OURS[id(call)] if ours else _THEIRS[id(call)]
         label = f"{self.label} {token}" if self.label else token
         return _Point((*self.calls, call), last, top, doubled, passes, label, ours)
 
@@ -1126,12 +1126,16 @@ class _Line:
 
 
 _3NT_RANK = Call.parse("3NT").rank
-_RANK = {c: c.rank for c in ALL_BIDS}
+# Every call the expansion makes is one of these 38 objects, so the tables below are keyed
+# by identity: hashing a Call (a dataclass of enums) costs more than the rest of a step.
+_CALLS = (PASS, DOUBLE, REDOUBLE, *ALL_BIDS)
+_CANONICAL = {c: c for c in _CALLS}
+_RANK = {id(c): c.rank for c in _CALLS}
+_OURS = {id(c): str(c) for c in _CALLS}
+_THEIRS = {id(c): f"({c})" for c in _CALLS}
 _VARIABLES = frozenset(SUIT_VARIABLES)
-_OURS = {c: str(c) for c in (PASS, DOUBLE, REDOUBLE, *ALL_BIDS)}
-_THEIRS = {c: f"({c})" for c in _OURS}
-_BIDS = {(level, suit): Call.bid(level, Strain.parse(suit)) for level in range(1, 8)
-         for suit in "CDHS"}
+_BIDS = {(level, suit): _CANONICAL[Call.bid(level, Strain.parse(suit))]
+         for level in range(1, 8) for suit in "CDHS"}
 _KEYWORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)(.*)$", re.DOTALL)
 _SUIT_ARGS = frozenset(("S", "H", "D", "C", *SUIT_VARIABLES))
 _TERM = re.compile(r"\s*([+-]?)\s*([A-Za-z_]\w*|\d+)\s*")
@@ -1195,7 +1199,7 @@ def _read_head(inner: str, ours: bool) -> tuple[str, object]:
     if m and m.group(2) in SUIT_VARIABLES:
         return ("var", (int(m.group(1)), m.group(2)))
     try:
-        return ("call", Call.parse(inner))
+        return ("call", _CANONICAL[Call.parse(inner)])
     except NotationError:
         hint = " (opponents' wildcards: (any), (bid))" if not ours else ""
         return ("bad", f"cannot read call '{inner}': write 1C..7NT, P, X, XX, a step like +1, "
