@@ -36,7 +36,7 @@ def test_card_content_is_read_from_the_meanings() -> None:
     assert "five-card majors" in unusual and "weak two: 2H" in unusual
     alertable = card["alertable"]
     assert isinstance(alertable, list)
-    assert {row["auction"] for row in alertable} >= {"1C", "1C 1D", "1NT 2C", "2H"}
+    assert {row["auction"] for row in alertable} >= {"1C", "1C P 1D", "1NT P 2C", "2H"}
     assert "fourth highest" in str(card["leads"])
 
 
@@ -75,3 +75,26 @@ def test_conventions_beyond_the_first_round_are_graded() -> None:
     rules = {f.rule: f.level for f in report.findings}
     assert rules["splinter bids"] == 2 and rules["relay methods"] == 3
     assert report.verdict == 3
+
+
+@pytest.mark.parametrize("name, natural", [
+    ("sbu-level1", ["1S P 2S P 3S", "1S P 2S P 4S", "1H P 3H P 4H", "1H P 2C", "1S P 2C",
+                    "1C P 1D", "1C X P 2S", "1H X P 1S", "2NT P 4H"]),
+    ("tosr", ["5H P 6H", "5S P 6S"]),
+])
+def test_shipped_card_lists_only_alerted_calls(name: str, natural: list[str]) -> None:
+    """Issue 11: the natural calls of the issue are off the card, every row is an auction
+    the CLI reads (passes written) whose last call the regulation alerts."""
+    from bidbox.core import Auction
+    from bidbox.engine import as_systems, explain
+    from bidbox.lang import load_system
+    from bidbox.rules import decide_alerts
+
+    system = load_system(name)
+    rows = convention_card(system, SBU())["alertable"]
+    assert isinstance(rows, list) and rows
+    auctions = [row["auction"] for row in rows]
+    assert not set(natural) & set(auctions)
+    for text in auctions[:: max(1, len(auctions) // 12)]:
+        auction = Auction.parse(text)
+        assert decide_alerts(explain(auction, as_systems(system)), SBU())[-1].alert, text

@@ -10,9 +10,8 @@ from __future__ import annotations
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Side
-from bidbox.engine.explain import explain
 from bidbox.lang.system import Node, System
-from bidbox.rules.alerts import decide_alerts
+from bidbox.rules.alerts import decide_call_alert
 from bidbox.rules.meaning import DEFAULT_CONTEXT, is_strong, stats
 from bidbox.rules.regulation import Regulation
 from bidbox.rules.sbu import read_bid, tags_of
@@ -76,6 +75,8 @@ def _unusual(system: System) -> set[str]:
 
 
 def _alertable(system: System, regulation: Regulation) -> list[dict[str, str]]:
+    """The alerted calls of the first ``ALERT_DEPTH`` rounds of the tree, each with the
+    auction written as the CLI reads it (every call, passes included)."""
     rows: list[dict[str, str]] = []
     systems = {Side.NS: system, Side.EW: system}
 
@@ -83,10 +84,12 @@ def _alertable(system: System, regulation: Regulation) -> list[dict[str, str]]:
         if depth > ALERT_DEPTH:
             return
         for entry in node.ordered():
-            auction = Auction().extend(entry.auction)
-            decision = decide_alerts(explain(auction, systems), regulation)[-1]
+            before = Auction().extend(entry.auction[:-1])
+            # Only the call's reading is needed, not what every seat is known to hold,
+            # which is most of what explaining an auction costs.
+            decision = decide_call_alert(before, entry.call, systems, regulation)
             if decision.alert:
-                rows.append({"auction": entry.node.label, "meaning": entry.text(),
+                rows.append({"auction": str(before.add(entry.call)), "meaning": entry.text(),
                              "rule": f"{decision.rule} ({decision.section})"})
             visit(entry.node, depth + 1)
         for opp in node.opp:

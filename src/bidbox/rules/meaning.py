@@ -52,20 +52,104 @@ def _space(c: Constraint) -> Features:
 
 
 @cache
+def _reads_context(c: Constraint) -> bool:
+    return "context" in c.measures()
+
+
+class _PackedMasks:
+    """Every sub-constraint evaluated once per space, kept packed (one bit a hand).
+
+    The rules ask about thousands of meanings, each a call's constraint joined to the
+    negation of the calls tried before it; modules repeat the same parts at many nodes.
+    So 'and', 'or' and 'not' combine the packed masks of their parts, and only the atoms
+    run their compiled predicate, once each (once for every table context only when
+    they read it)."""
+
+    LIMIT = 1 << 28  # bytes of packed masks kept per space (256 MB on the dealt pool)
+
+    def __init__(self, space: Features) -> None:
+        self.space = space
+        self.valid = np.packbits(np.ones(space.n, dtype=bool))
+        self.memo: dict[tuple[Constraint, TableContext | None], Array] = {}
+        self.size = 0
+
+    def get(self, c: Constraint, ctx: TableContext) -> Array:
+        key = (c, ctx if _reads_context(c) else None)
+        hit = self.memo.get(key)
+        if hit is not None:
+            return hit
+        if isinstance(c, And):
+            out = self.get(c.items[0], ctx)
+            for item in c.items[1:]:
+                if not out.any():
+                    break
+                out = out & self.get(item, ctx)
+        elif isinstance(c, Or):
+            out = self.get(c.items[0], ctx)
+            for item in c.items[1:]:
+                out = out | self.get(item, ctx)
+        elif isinstance(c, Not):
+            out = self.valid & ~self.get(c.item, ctx)
+        else:
+            out = np.packbits(compile_predicate(c)(self.space, ctx))
+        if self.size + out.nbytes <= self.LIMIT:
+            self.memo[key] = out
+            self.size += out.nbytes
+        return out
+
+
+_MASKS: dict[int, _PackedMasks] = {}
+
+
+def fits(space: Features, c: Constraint, ctx: TableContext) -> Array:
+    """Which hands (or profiles) of ``space`` fit ``c``: the compiled predicate's answer,
+    assembled from parts already evaluated for other meanings."""
+    masks = _MASKS.get(id(space))
+    if masks is None or masks.space is not space:
+        masks = _MASKS[id(space)] = _PackedMasks(space)
+    return np.unpackbits(masks.get(c, ctx), count=space.n).astype(bool)
+
+
+@cache
 def stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningStats:
     space = _space(c)
-    return _measure(space, compile_predicate(c)(space, ctx))
+    return _measure(space, fits(space, c, ctx))
 
 
 def _measure(space: Features, mask: Array) -> MeaningStats:
     exact = isinstance(space, ProfileSpace)
     if not mask.any():
         return MeaningStats(False, (0, 0), ((0, 0),) * 4, exact)
-    hcp = space.value("hcp")[mask]
-    lengths = space.value("lengths")[mask]
+    if isinstance(space, HandFeatures):
+        # Dealt hands fall into a few thousand (shape, HCP) profiles: range over those.
+        profiles, hand_profile = _profiles_of(space)
+        present = np.zeros(profiles.shape[0], dtype=bool)
+        present[hand_profile[mask]] = True
+        hcp, lengths = profiles[present, 4], profiles[present, :4]
+    else:
+        hcp, lengths = space.value("hcp")[mask], space.value("lengths")[mask]
     return MeaningStats(True, (int(hcp.min()), int(hcp.max())),
                         tuple((int(lengths[:, i].min()), int(lengths[:, i].max()))
                               for i in range(4)), exact)
+
+
+_PROFILES: dict[int, tuple[HandFeatures, Array, Array]] = {}
+
+
+def _profiles_of(space: HandFeatures) -> tuple[Array, Array]:
+    """The distinct (S, H, D, C lengths, HCP) rows of a batch of hands, and each hand's row."""
+    known = _PROFILES.get(id(space))
+    if known is not None and known[0] is space:
+        return known[1], known[2]
+    lengths = space.value("lengths").astype(np.int64)
+    code = (((lengths[:, 0] * 14 + lengths[:, 1]) * 14 + lengths[:, 2]) * 14
+            + lengths[:, 3]) * 64 + space.value("hcp").astype(np.int64)
+    codes, inverse = np.unique(code, return_inverse=True)
+    shape, hcp = codes // 64, codes % 64
+    profiles = np.stack([shape // 2744, shape // 196 % 14, shape // 14 % 14, shape % 14, hcp],
+                        axis=1)
+    _PROFILES[id(space)] = (space, profiles, inverse.reshape(-1))
+    return profiles, inverse.reshape(-1)
 
 
 MIN_SAMPLED = 200  # fewer fitting dealt hands than this are too few to read shape from
@@ -96,7 +180,7 @@ def shape_stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningSt
     if c.measures() <= EXACT_MEASURES:
         return stats(c, ctx)
     pool = sample_hands()
-    mask = compile_predicate(c)(pool, ctx)
+    mask = fits(pool, c, ctx)
     if int(mask.sum()) >= MIN_SAMPLED:
         return _measure(pool, mask)
     loose = stats(relax(c), ctx)
@@ -111,7 +195,7 @@ def hand_types(c: Constraint) -> list[Constraint]:
 def find_hand(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> Hand | None:
     """A concrete hand that fits ``c`` (the likeliest profile, or a dealt hand), or None."""
     space = _space(c)
-    mask = compile_predicate(c)(space, ctx)
+    mask = fits(space, c, ctx)
     if not mask.any():
         if isinstance(space, ProfileSpace):
             return None
@@ -132,7 +216,7 @@ def _hand_at(space: Features, mask: Array) -> Hand | None:
 def is_strong(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> bool:
     """Every fitting hand is strong: 16+ HCP or 8+ playing tricks (SBU 6.2 §1)."""
     pool = sample_hands()
-    mask = compile_predicate(c)(pool, ctx)
+    mask = fits(pool, c, ctx)
     if not mask.any():
         return stats(c, ctx).hcp[0] >= 16
     strong = (pool.value("hcp") >= 16) | (pool.value("playing_tricks") >= 8)
@@ -144,7 +228,7 @@ def share_where(c: Constraint, condition: Constraint, ctx: TableContext = DEFAUL
                 ) -> float:
     """The share of hands fitting ``c`` that also fit ``condition`` (on dealt hands)."""
     pool = sample_hands()
-    mask = compile_predicate(c)(pool, ctx)
+    mask = fits(pool, c, ctx)
     if not mask.any():
         return 0.0
-    return float(compile_predicate(condition)(pool, ctx)[mask].mean())
+    return float(fits(pool, condition, ctx)[mask].mean())

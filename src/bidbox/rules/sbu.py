@@ -40,7 +40,7 @@ from bidbox.lang.constraints import (
     disjoin,
     negate,
 )
-from bidbox.lang.system import CallEntry, Node, System
+from bidbox.lang.system import CallEntry, Forcing, Node, System
 from bidbox.rules.meaning import (
     find_hand,
     hand_types,
@@ -260,6 +260,22 @@ def _suits_bid_by(s: CallSituation) -> set[str]:
     return out
 
 
+def _in_their_suit(s: CallSituation) -> bool:
+    """A bid in a strain the opponents have bid: a cue bid of their suit is conventional
+    (2.3.2 §1), not the control-showing cue bid of slam bidding (2.3.3 §1)."""
+    seat = s.auction.seat_of(s.index)
+    return any(s.auction.calls[i].is_bid and s.auction.calls[i].strain is s.call.strain
+               for i in range(s.index) if s.auction.seat_of(i).side is not seat.side)
+
+
+def _is_game(call: Call) -> bool:
+    if call.strain is None:
+        return False
+    if call.strain is Strain.NT:
+        return call.level >= 3
+    return call.level >= (5 if call.strain.is_minor else 4)
+
+
 def _first_bid(s: CallSituation) -> int:
     """Position of the opening bid before this call, or -1."""
     return next((i for i in range(s.index) if s.auction.calls[i].is_bid), -1)
@@ -322,7 +338,7 @@ class SBU:
                                  "a redouble showing willingness to play there")
         reading = read_bid(entry, call, s, s.context)
         if not reading.natural:
-            if tags_of(entry) & CONTROL_TAGS:
+            if tags_of(entry) & CONTROL_TAGS and not _in_their_suit(s):
                 return AlertDecision(True, "cue-bid", "2.3.3 §1", reading.reason)
             return AlertDecision(True, "conventional", "2.3.2 §1", reading.reason)
         weak = self._unexpectedly_weak(s)
@@ -419,7 +435,11 @@ class SBU:
             if st.hcp[0] < 12:
                 return f"a jump overcall with as few as {st.hcp[0]} HCP (weak jump overcall)"
             return None
-        if partner_called and call.strain not in opponents_suits and st.hcp[1] <= 10:
+        # A jump to game that signs off ("six hearts: to play" opposite 2NT) is what the
+        # call is expected to be, not a weak jump shift.
+        to_play = entry.forcing is Forcing.SIGNOFF and _is_game(call)
+        if partner_called and call.strain not in opponents_suits and st.hcp[1] <= 10 \
+                and not to_play:
             return f"a jump in a new suit with at most {st.hcp[1]} HCP (weak jump shift)"
         return None
 
