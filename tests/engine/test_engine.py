@@ -33,18 +33,21 @@ def test_bids_follow_priority_and_meaning(mini: dict) -> None:  # type: ignore[t
     assert bid("AK2.Q432.K32.Q32", "1NT P 2C P") == "2H"
 
 
-def test_fallback_is_flagged_with_its_reason(mini: dict) -> None:  # type: ignore[type-arg]
+def test_placement_is_flagged_with_its_reason(mini: dict) -> None:  # type: ignore[type-arg]
+    # 14 HCP opposite a 12-14 no-trump: the notes stop after 2H, the captain bids game.
     result = choose_call(Hand.parse("AK2.Q32.K432.Q32"), Auction.parse("1NT P 2C P 2H P"), mini)
-    assert result.fallback and result.call == Call.parse("P")
-    assert "no continuation" in result.reason
+    assert result.fallback and result.source == "placement"
+    assert result.call in (Call.parse("3NT"), Call.parse("4H"))
+    assert "tricks in" in result.reason and "game" in result.reason
 
 
-def test_partner_forcing_call_is_never_dropped_by_the_fallback() -> None:
+def test_partner_forcing_call_is_never_dropped() -> None:
     system = compile_text("1C hcp 16+ [f1, artificial]\n  1D hcp 0-7 [artificial, f1]\n",
                           "forcing.bbx")
     result = choose_call(Hand.parse("KQ2.AQ32.A32.K32"), Auction.parse("1C P 1D P"),
                          as_systems(system))
-    assert result.fallback and result.call == Call.parse("1NT")
+    assert result.fallback and result.source == "placement"
+    assert result.call.is_bid and result.call.strain is not None
 
 
 def test_options_switch_meanings() -> None:

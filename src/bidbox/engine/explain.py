@@ -10,25 +10,22 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cache
 
 import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.core.seats import Seat, Side
-from bidbox.engine.bidder import default_alert
-from bidbox.engine.fallback import FALLBACK_PASS_TEXT
-from bidbox.engine.features import Array, Features, HandFeatures
+from bidbox.engine.bidder import PLACEMENT_PASS_TEXT, default_alert
+from bidbox.engine.features import Array, Features, sample_hands
+from bidbox.engine.inference import Facts, facts_by_seat, read_auction
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
-from bidbox.engine.walk import tried_before, walk
-from bidbox.evaluate import deal_batch, get_measure
-from bidbox.lang.constraints import Constraint, conjoin, disjoin, negate
+from bidbox.evaluate import get_measure
+from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, Forcing, System
 
 SUIT_KEYS = ("S", "H", "D", "C")
-SAMPLE_DEALS = 100_000
 
 
 @dataclass(frozen=True)
@@ -44,6 +41,7 @@ class CallExplanation:
     denies: tuple[Call, ...]  # higher-priority calls the hand did not fit
     note: str | None
     effective: Constraint | None = None  # what the call shows with its negative inference
+    source: str | None = None  # "system" (the notes), "base", or None (judgement/fallback)
 
     def to_json(self) -> dict[str, object]:
         return {"seat": str(self.seat), "call": str(self.call), "meaning": self.meaning,
@@ -51,7 +49,8 @@ class CallExplanation:
                 "alert": self.alert, "fallback": self.fallback,
                 "tags": list(self.entry.tags) if self.entry else [],
                 "shows": str(self.entry.shows) if self.entry else None,
-                "denies": [str(c) for c in self.denies], "note": self.note}
+                "denies": [str(c) for c in self.denies], "note": self.note,
+                "source": self.source or "placement"}
 
 
 @dataclass
@@ -117,54 +116,36 @@ def explain(auction: Auction, systems: Mapping[Side, System]) -> Explanation:
     return Explanation(auction, calls, knowledge)
 
 
-Facts = list[tuple[Constraint, TableContext]]
-
-
 def seat_facts(auction: Auction, systems: Mapping[Side, System]) -> dict[Seat, Facts]:
     """Per seat, the constraints its calls have shown, each with its table context."""
-    return _read_calls(auction, systems)[1]
+    return facts_by_seat(read_auction(auction, systems))
 
 
 def _read_calls(auction: Auction, systems: Mapping[Side, System]
                 ) -> tuple[list[CallExplanation], dict[Seat, Facts]]:
-    steps, _ = walk(auction, dict(systems))
+    readings = read_auction(auction, systems)
     calls: list[CallExplanation] = []
-    facts: dict[Seat, Facts] = {s: [] for s in Seat}
-    for step in steps:
-        entry = step.entry
+    for reading in readings:
+        step, entry = reading.step, reading.entry
         note = None
-        if step.node is None:
-            denied: list[CallEntry] = []
+        if step.node is None and entry is None:
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is outside the system: "
                     "its side's notes do not reach this auction")
-        else:
-            before = Auction(auction.dealer, auction.vul, auction.calls[:step.index])
-            denied = tried_before(step.node, entry, step.context, before)
-            if entry is None:
-                note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
-                        "here: read as the natural fallback")
-        negative = negate(disjoin([e.choose for e in denied])) if denied else None
-        parts = [c for c in (entry.shown if entry else None, negative) if c is not None]
-        if parts:
-            facts[step.seat].append((conjoin(parts), step.context))
+        elif entry is None:
+            note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
+                    "here: read as the natural fallback")
         if entry is not None:
             meaning = entry.text()
         elif step.call.kind.name == "PASS":
-            meaning = FALLBACK_PASS_TEXT
+            meaning = PLACEMENT_PASS_TEXT
         else:
             meaning = "not in the system: natural"
         calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,
                                      entry.forcing if entry else None, default_alert(entry),
-                                     entry is None, tuple(e.call for e in denied), note,
-                                     conjoin(parts) if entry is not None else None))
-    return calls, facts
-
-
-@cache
-def sample_hands() -> HandFeatures:
-    """A fixed pool of dealt hands for measures the profile space cannot answer."""
-    deals = deal_batch(SAMPLE_DEALS, seed=20261201)
-    return HandFeatures(np.concatenate([deals.hands(s) for s in Seat]))
+                                     entry is None, tuple(e.call for e in reading.denied),
+                                     note, reading.shows if entry is not None else None,
+                                     step.source))
+    return calls, facts_by_seat(readings)
 
 
 def measure_knowledge(facts: list[tuple[Constraint, TableContext]]) -> SeatKnowledge:
@@ -222,3 +203,7 @@ def _yes_no(values: Array) -> str:
     if not values.any():
         return "no"
     return "maybe"
+
+
+__all__ = ["CallExplanation", "Explanation", "Facts", "SeatKnowledge", "explain",
+           "measure_knowledge", "sample_hands", "seat_facts"]

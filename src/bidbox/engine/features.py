@@ -9,8 +9,10 @@ of them (a slice shares the parent's cache), and the exact profile space
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Protocol
 
+import numpy as np
 import numpy.typing as npt
 
 from bidbox.evaluate import get_measure
@@ -76,3 +78,16 @@ class SubFeatures:
 
     def take(self, index: Array) -> SubFeatures:
         return SubFeatures(self.parent, self.index[index])
+
+
+SAMPLE_DEALS = 100_000
+
+
+@cache
+def sample_hands() -> HandFeatures:
+    """A fixed pool of dealt hands (400,000) for measures the profile space cannot answer."""
+    from bidbox.core.seats import Seat
+    from bidbox.evaluate import deal_batch
+
+    deals = deal_batch(SAMPLE_DEALS, seed=20261201)
+    return HandFeatures(np.concatenate([deals.hands(s) for s in Seat]))

@@ -1,13 +1,17 @@
-"""Following an auction through each side's system tree.
+"""Following an auction through each side's system tree (and its natural base).
 
 For every call the walk records which node the caller's side was at, the table
-context, and the entry that accounts for the call (None when the system does not),
-which is what the bidder, the explainer and the batch bidder all need.
+context, and the entry that accounts for the call (None when neither the notes nor
+the base do), which is what the bidder, the explainer and the batch bidder all need.
+The walk is one function, :func:`advance`, applied call by call: the one-hand bidder
+replays an auction with it, the batch bidder advances each group of deals with it, so
+both read every call, and every side's forcing state, the same way.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind
@@ -15,7 +19,7 @@ from bidbox.core.seats import Seat, Side
 from bidbox.engine.predicates import TableContext
 from bidbox.lang.compiler import TableContext as GuardContext
 from bidbox.lang.compiler import context_holds
-from bidbox.lang.system import CallEntry, Node, System
+from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 
 def table_context(auction: Auction, index: int) -> TableContext:
@@ -68,14 +72,142 @@ def step_theirs(node: Node | None, call: Call) -> Node | None:
     return node if call.kind is CallKind.PASS else None
 
 
+SYSTEM = "system"
+BASE = "base"
+"""Where a call's meaning comes from: the system's own notes or the natural base."""
+
+
+@dataclass(frozen=True)
+class SideState:
+    """Where one side stands: in its notes, in its natural base, and what binds it."""
+
+    node: Node | None
+    base: Node | None
+    game_forced: bool = False  # a game-forcing call was made and game is not reached
+
+
 @dataclass(frozen=True)
 class WalkStep:
     index: int
     seat: Seat
     call: Call
     context: TableContext
-    node: Node | None  # where the caller's side stood before the call
-    entry: CallEntry | None  # what accounts for the call; None = outside the system
+    node: Node | None  # where the caller's side stood in its notes before the call
+    entry: CallEntry | None  # what accounts for the call; None = outside notes and base
+    source: str | None = None  # SYSTEM, BASE, or None when neither defines the call
+    base_node: Node | None = None  # where the caller's side stood in its base
+
+
+@dataclass(frozen=True)
+class TableState:
+    """Everything the next call depends on besides the hand: the auction and each side's
+    place in its notes and base, and each seat's last call as the walk read it."""
+
+    auction: Auction
+    sides: Mapping[Side, SideState]
+    last: Mapping[Seat, WalkStep | None]
+    opened: bool = False
+    steps: tuple[WalkStep, ...] = ()  # every call so far as read (shared by the batch's groups)
+
+    @property
+    def next_seat(self) -> Seat:
+        return self.auction.next_seat
+
+    def side(self, seat: Seat) -> SideState:
+        return self.sides[seat.side]
+
+
+def start(systems: Mapping[Side, System], auction: Auction) -> TableState:
+    """The state before the first call of ``auction``'s table (dealer and vulnerability)."""
+    empty = Auction(auction.dealer, auction.vul)
+    sides = {side: SideState(systems[side].root, _base_root(systems[side])) for side in Side}
+    return TableState(empty, sides, dict.fromkeys(Seat))
+
+
+def _base_root(system: System) -> Node | None:
+    return system.base.root if system.base is not None else None
+
+
+def read_call(state: TableState, call: Call) -> WalkStep:
+    """How the walk reads ``call`` made next: the entry of the caller's notes that has it,
+    else its base's; the notes always win, so a base entry is never read for a call the
+    notes define at that point."""
+    auction = state.auction
+    seat = auction.next_seat
+    ctx = table_context(auction, len(auction.calls))
+    here = state.side(seat)
+    index = len(auction.calls)
+    if not state.opened and call.kind is CallKind.PASS:
+        entry = None if here.node is None else next(
+            (e for e in candidates(here.node, ctx) if e.call == call), None)
+        return WalkStep(index, seat, call, ctx, here.node, entry,
+                        SYSTEM if entry is not None else None, here.base)
+    _, entry = step_ours(here.node, call, ctx)
+    if entry is not None:
+        return WalkStep(index, seat, call, ctx, here.node, entry, SYSTEM, here.base)
+    _, base_entry = step_ours(here.base, call, ctx)
+    source = BASE if base_entry is not None else None
+    return WalkStep(index, seat, call, ctx, here.node, base_entry, source, here.base)
+
+
+def advance(state: TableState, call: Call, step: WalkStep | None = None) -> TableState:
+    """The state after ``call``; ``step`` is :func:`read_call`'s reading when already known."""
+    step = step or read_call(state, call)
+    seat = step.seat
+    auction = state.auction.add(call)
+    steps = (*state.steps, step)
+    if not state.opened and call.kind is CallKind.PASS:
+        last = {**state.last, seat: step}
+        return TableState(auction, state.sides, last, False, steps)
+    ours, theirs = seat.side, (Side.EW if seat.side is Side.NS else Side.NS)
+    mine = state.sides[ours]
+    if step.source == SYSTEM:
+        assert step.entry is not None
+        node: Node | None = step.entry.node
+        # The base follows a natural call of the notes (its own reading of it), never an
+        # artificial one: its natural continuations would misread the hand.
+        base = None if step.entry.is_artificial else step_ours(mine.base, call, step.context)[0]
+    elif step.source == BASE:
+        assert step.entry is not None
+        node, base = None, step.entry.node
+    else:
+        node, base = None, step_ours(mine.base, call, step.context)[0]
+    forcing = step.entry.forcing if step.entry is not None else None
+    # A game force holds until game, unless a later call of the side is explicitly not
+    # forcing (the notes' exception, as Acol's 2C-2D-2NT).
+    forced = (forcing is Forcing.GAME_FORCING
+              or (mine.game_forced and forcing not in _RELEASES))
+    sides = {ours: SideState(node, base, forced and not _game_reached(auction, ours)),
+             theirs: replace(state.sides[theirs],
+                             node=step_theirs(state.sides[theirs].node, call),
+                             base=step_theirs(state.sides[theirs].base, call))}
+    last = {**state.last, seat: step}
+    return TableState(auction, sides, last, True, steps)
+
+
+def _game_reached(auction: Auction, side: Side) -> bool:
+    """Whether ``side`` has bid game, or doubled the opponents for penalty (which ends the
+    obligation: defending doubled is a game-forcing side's right)."""
+    last = auction.last_bid
+    if last is None:
+        return False
+    if auction.seat_of(auction.last_bid_index()).side is not side:
+        return auction.doubled > 0
+    assert last.strain is not None
+    return last.level >= _GAME_LEVEL[last.strain.name]
+
+
+_GAME_LEVEL = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
+_RELEASES = (Forcing.NONFORCING, Forcing.INVITATIONAL, Forcing.SIGNOFF)
+
+
+def replay(auction: Auction, systems: Mapping[Side, System]) -> tuple[list[WalkStep],
+                                                                       TableState]:
+    """Each call of ``auction`` as the walk reads it, and the state after the last."""
+    state = start(systems, auction)
+    for call in auction.calls:
+        state = advance(state, call)
+    return list(state.steps), state
 
 
 def walk(auction: Auction, systems: dict[Side, System]
@@ -85,22 +217,5 @@ def walk(auction: Auction, systems: dict[Side, System]
     Passes before the opening do not move a side along its tree (the root holds the
     openings for every seat; seat and passed-hand differences are table context).
     """
-    nodes: dict[Side, Node | None] = {side: systems[side].root for side in Side}
-    opened = False
-    steps: list[WalkStep] = []
-    for i, call in enumerate(auction.calls):
-        seat = auction.seat_of(i)
-        ctx = table_context(auction, i)
-        side = seat.side
-        other = Side.EW if side is Side.NS else Side.NS
-        before = nodes[side]
-        if not opened and call.kind is CallKind.PASS:
-            entry = None if before is None else next(
-                (e for e in candidates(before, ctx) if e.call == call), None)
-            steps.append(WalkStep(i, seat, call, ctx, before, entry))
-            continue
-        opened = True
-        nodes[side], entry = step_ours(before, call, ctx)
-        nodes[other] = step_theirs(nodes[other], call)
-        steps.append(WalkStep(i, seat, call, ctx, before, entry))
-    return steps, nodes
+    steps, state = replay(auction, systems)
+    return steps, {side: state.sides[side].node for side in Side}

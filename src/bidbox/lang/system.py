@@ -98,6 +98,13 @@ class CallEntry:
         return "artificial" in self.tags or "relay" in self.tags or any(
             t.startswith("transfer") for t in self.tags)
 
+    @property
+    def is_default_pass(self) -> bool:
+        """A pass of any hand tried last ('P any [priority -N]'): the notes stop here and
+        leave the decision to judgement, which passes where passing is right."""
+        return (self.call.kind.name == "PASS" and self.shows == ANY and self.requires is None
+                and self.priority < 0)
+
     def text(self) -> str:
         """The description as written, or one generated from the constraint."""
         if self.description:

@@ -245,8 +245,8 @@ def fallback_sides(auction: Auction, index: npt.NDArray[np.int64],
         side = step.seat.side
         if side is silent or out[side].all():
             continue
-        if step.entry is None:
-            out[side][:] = True
+        if step.entry is None or step.entry.is_default_pass:
+            out[side][:] = True  # judgement's call (a default pass is judgement's too)
         else:
             hands = features[step.seat].take(index)
             out[side] |= ~compile_predicate(step.entry.choose)(hands, step.context)

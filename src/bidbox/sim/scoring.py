@@ -1,21 +1,21 @@
 """Duplicate scores and IMPs for simulated tables.
 
-Scores come from endplay's scoring (``endplay.types.Contract.score``), read once into a
-look-up table over every (level, strain, doubled, vulnerable, tricks) so that a run of
-many thousand boards does not build thousands of endplay objects. IMPs follow the
+Scores come from endplay's scoring, read once into ``bidbox.core.scoring.score_table``
+(shared with the engine's contract choice) so that a run of many thousand boards does not
+build thousands of endplay objects. IMPs follow the
 standard (WBF) IMP scale.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.auction import Contract
 from bidbox.core.calls import Strain
+from bidbox.core.scoring import score_table
 from bidbox.core.seats import Seat, Side, Vulnerability
 
 IMP_BOUNDARIES: tuple[int, ...] = (
@@ -35,33 +35,6 @@ def imps_array(differences: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     """:func:`imps` over an array of point differences."""
     size = np.searchsorted(np.asarray(IMP_BOUNDARIES), np.abs(differences), side="right")
     return np.where(differences >= 0, size, -size).astype(np.int64)
-
-
-@cache
-def score_table() -> npt.NDArray[np.int32]:
-    """Declarer's score by ``[level - 1, strain, doubled, vulnerable, tricks]`` (endplay).
-
-    Filled by asking endplay for each of the 7 x 5 x 3 x 2 x 14 cases once, so every
-    score in a simulation is endplay's, looked up.
-    """
-    from endplay.types import Contract as EpContract
-    from endplay.types import Penalty, Player, Vul
-
-    table = np.zeros((7, 5, 3, 2, 14), dtype=np.int32)
-    penalties = (Penalty.passed, Penalty.doubled, Penalty.redoubled)
-    for level in range(1, 8):
-        for strain in Strain:
-            for doubled in range(3):
-                for vulnerable in (0, 1):
-                    for tricks in range(14):
-                        contract = EpContract(level=level, denom=strain.to_endplay(),
-                                              declarer=Player.north,
-                                              penalty=penalties[doubled],
-                                              result=tricks - 6 - level)
-                        vul = Vul.ns if vulnerable else Vul.none
-                        table[level - 1, strain, doubled, vulnerable, tricks] = (
-                            contract.score(vul))
-    return table
 
 
 def declarer_score(contract: Contract, tricks: int, vul: Vulnerability) -> int:

@@ -18,8 +18,8 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side
-from bidbox.engine.explain import Facts, sample_hands, seat_facts
-from bidbox.engine.features import Array, Features, HandFeatures
+from bidbox.engine.explain import Facts, seat_facts
+from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.walk import guard_holds
@@ -168,7 +168,9 @@ def lint_system(system: System) -> list[Finding]:
                                     "that reach this point fit no call (the fallback bids them)",
                                     where, None, str(node.calls[0].location),
                                     _witness(space, hole), method))
-    return findings
+    from bidbox.verify.forcing import open_forcing_calls  # it builds on Finding, defined here
+
+    return findings + open_forcing_calls(system)
 
 
 def _share(space: Features, part: Array, whole: Array) -> str:

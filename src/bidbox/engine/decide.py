@@ -1,0 +1,110 @@
+"""One auction step for every bidder: which call each hand of a batch makes next.
+
+The notes first (the first call in priority order whose meaning fits), then the natural
+base (its calls that the notes do not define here), then judgement (forcing discipline
+and the captain's placement). The one-hand bidder asks with a batch of one, the batch
+bidder with every deal that has reached the same auction; both then advance the walk
+with the chosen call, so the two cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import numpy as np
+
+from bidbox.core.auction import Auction
+from bidbox.core.calls import PASS, Call
+from bidbox.core.seats import Side
+from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
+from bidbox.engine.judgement import judge
+from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
+from bidbox.lang.system import CallEntry, Node, System
+
+PLACEMENT = "placement"
+"""The source of a call that judgement made where neither the notes nor the base speak."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A call, the hands of the batch that make it, and who decided it."""
+
+    call: Call
+    mask: Array
+    entry: CallEntry | None
+    source: str  # SYSTEM, BASE or PLACEMENT
+    reason: str
+
+
+def choose_at_node(node: Node, hands: Features, ctx: TableContext, auction: Auction,
+                   skip: frozenset[Call] = frozenset()) -> list[tuple[CallEntry, Array]]:
+    """For each call at ``node``, the hands (a bool mask) that choose it: priority order,
+    first fitting meaning wins. Hands in no mask have no call here. Calls in ``skip``
+    (the notes' default pass; at the base's node, every call the notes define) are not
+    tried."""
+    remaining = np.ones(hands.n, dtype=bool)
+    out: list[tuple[CallEntry, Array]] = []
+    for entry in candidates(node, ctx):
+        if not remaining.any():
+            break
+        if entry.call in skip or not auction.is_legal(entry.call):
+            continue
+        hit = remaining & compile_predicate(entry.choose)(hands, ctx)
+        if hit.any():
+            out.append((entry, hit))
+            remaining &= ~hit
+    return out
+
+
+def _defined(entries: list[CallEntry], default_pass: CallEntry | None) -> frozenset[Call]:
+    """The calls defined here with a meaning (the notes' default pass aside): judgement
+    never makes them, since the table would read them with that meaning, which the hand
+    does not fit (it would have chosen the call otherwise)."""
+    return frozenset(e.call for e in entries if e is not default_pass)
+
+
+def _system_reason(entry: CallEntry) -> str:
+    where = " ".join(map(str, entry.auction[:-1])) or "the opening"
+    return (f"{entry.call} after {where}: the first call in priority order whose meaning "
+            f"fits ({entry.location})")
+
+
+def decide(state: TableState, hands: HandFeatures | SubFeatures,
+           systems: Mapping[Side, System]) -> list[Decision]:
+    """The calls of the next seat for every hand in ``hands``; the masks partition it."""
+    auction = state.auction
+    seat = auction.next_seat
+    ctx = table_context(auction, len(auction.calls))
+    here = state.side(seat)
+    remaining = np.ones(hands.n, dtype=bool)
+    out: list[Decision] = []
+    defined: frozenset[Call] = frozenset()
+    default_pass = None
+    if here.node is not None:
+        default_pass = next((e for e in candidates(here.node, ctx) if e.is_default_pass), None)
+        skip = frozenset() if default_pass is None else frozenset({default_pass.call})
+        for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
+            out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
+            remaining &= ~hit
+        defined = _defined(candidates(here.node, ctx), default_pass)
+    if remaining.any() and here.base is not None and state.opened:
+        rest = np.flatnonzero(remaining)
+        for entry, hit in choose_at_node(here.base, hands.take(rest), ctx, auction, defined):
+            mask = np.zeros(hands.n, dtype=bool)
+            mask[rest[hit]] = True
+            out.append(Decision(entry.call, mask, entry, BASE,
+                                f"natural base: {_system_reason(entry)}"))
+            remaining &= ~mask
+        defined = defined | _defined(candidates(here.base, ctx), None)
+    if remaining.any():
+        rest = np.flatnonzero(remaining)
+        for judged in judge(state, hands.take(rest), systems, set(defined),
+                            default_pass is not None):
+            mask = np.zeros(hands.n, dtype=bool)
+            mask[rest[judged.mask]] = True
+            # A judged pass where the notes give a default pass is read as that pass.
+            read_as = default_pass if judged.call == PASS else None
+            out.append(Decision(judged.call, mask, read_as, PLACEMENT, judged.reason))
+    return out

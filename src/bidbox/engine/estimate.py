@@ -1,0 +1,150 @@
+"""What a player expects the other three hands to hold, from what their calls showed.
+
+The captain's placement needs numbers, not ranges: partner's expected HCP and suit
+lengths, and how uncertain they are. Each seat's calls (with their negative inference)
+select the hands that fit; their mean and spread are taken over the exact profile space
+(weighted by how many real hands each point stands for) when the meanings speak only of
+lengths, HCP and controls, and over the fixed pool of dealt hands otherwise. A seat whose
+calls no hand fits is read as unconstrained rather than trusted.
+
+A player then combines the seats with the deck: the three unseen hands share the HCP and
+cards the bidder does not hold, so each seat's expectation is scaled to fit what is left
+(:func:`partner_view`).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache, lru_cache
+
+import numpy as np
+
+from bidbox.core.seats import Seat
+from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
+from bidbox.engine.inference import CallReading, Facts, read_state
+from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.profiles import EXACT_MEASURES, profile_space
+from bidbox.engine.walk import TableState
+from bidbox.lang.constraints import Constraint
+
+
+@dataclass(frozen=True)
+class SeatEstimate:
+    """Expected HCP and suit lengths (S, H, D, C) of one seat, with their spread."""
+
+    hcp: float
+    hcp_sd: float
+    lengths: tuple[float, float, float, float]
+    lengths_sd: tuple[float, float, float, float]
+    min_hcp: int
+    min_lengths: tuple[int, int, int, int]
+
+
+ESTIMATE_SAMPLE = 40_000
+"""Dealt hands for an estimate whose meanings need the cards: a mean and a spread need
+far fewer hands than the explainer's exact-looking ranges, and the bidder asks often."""
+
+
+@cache
+def _estimate_pool() -> HandFeatures:
+    return HandFeatures(sample_hands().masks[:ESTIMATE_SAMPLE])
+
+
+@lru_cache(maxsize=8192)
+def _fact_mask(c: Constraint, ctx: TableContext, exact: bool) -> Array:
+    space: Features = profile_space() if exact else _estimate_pool()
+    return compile_predicate(c)(space, ctx)
+
+
+@cache
+def _moments(exact: bool) -> tuple[Array, Array]:
+    """Per point of the space: its weight, and its [hcp, S, H, D, C] with their squares."""
+    space: Features = profile_space() if exact else _estimate_pool()
+    values = np.column_stack([space.value("hcp"), space.value("lengths")]).astype(np.float64)
+    weight = profile_space().probability if exact else np.ones(space.n)
+    return weight, np.hstack([values, values ** 2])
+
+
+def estimate_seat(facts: Facts) -> SeatEstimate:
+    """The estimate of a seat whose calls showed ``facts``."""
+    used: set[str] = set()
+    for c, _ in facts:
+        used |= c.measures()
+    exact = used <= EXACT_MEASURES
+    space: Features = profile_space() if exact else _estimate_pool()
+    mask = np.ones(space.n, dtype=bool)
+    for c, ctx in facts:
+        mask &= _fact_mask(c, ctx, exact)
+    weight, values = _moments(exact)
+    index = np.flatnonzero(mask)
+    if index.size == 0:
+        index = np.arange(space.n)
+    w = weight[index]
+    fitting = values[index]
+    first, second = np.split((w @ fitting) / w.sum(), 2)
+    sd = np.sqrt(np.maximum(second - first ** 2, 0.0))
+    low = fitting[:, :5].min(axis=0)
+    return SeatEstimate(float(first[0]), float(sd[0]), _four(first[1:]), _four(sd[1:]),
+                        int(low[0]), (int(low[1]), int(low[2]), int(low[3]), int(low[4])))
+
+
+def _four(values: Array) -> tuple[float, float, float, float]:
+    return (float(values[0]), float(values[1]), float(values[2]), float(values[3]))
+
+
+_CACHE: OrderedDict[tuple[int, ...], tuple[list[CallReading], SeatEstimate]] = OrderedDict()
+_CACHE_SIZE = 16384
+
+
+def estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
+    """Every seat's estimate from the calls of the walk's ``state``. A seat's estimate is
+    kept by the readings of its calls (a batch asks once per distinct history)."""
+    by_seat: dict[Seat, list[CallReading]] = {seat: [] for seat in Seat}
+    for reading in read_state(state):
+        if reading.shows is not None:
+            by_seat[reading.step.seat].append(reading)
+    out = {}
+    for seat, readings in by_seat.items():
+        key = tuple(id(r) for r in readings)
+        hit = _CACHE.get(key)
+        if hit is not None and all(a is b for a, b in zip(hit[0], readings, strict=True)):
+            out[seat] = hit[1]
+            continue
+        facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]
+        out[seat] = estimate_seat(facts)
+        _CACHE[key] = (readings, out[seat])
+        if len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return out
+
+
+@dataclass(frozen=True)
+class PartnerView:
+    """Per hand of a batch: partner's expected HCP and lengths given the bidder's cards."""
+
+    hcp: Array  # (n,)
+    hcp_sd: float
+    lengths: Array  # (n, 4)
+    lengths_sd: Array  # (4,)
+
+
+def partner_view(seats: Mapping[Seat, SeatEstimate], me: Seat, own_hcp: Array,
+                 own_lengths: Array) -> PartnerView:
+    """Partner's expectation, scaled so the three unseen hands share exactly what the
+    bidder does not hold (40 HCP and 13 cards a suit in the deck)."""
+    others = (me.partner, me.lho, me.rho)
+    hcp = np.array([seats[s].hcp for s in others])
+    lengths = np.array([seats[s].lengths for s in others])  # (3, 4)
+    left_hcp = np.maximum(40.0 - own_hcp.astype(np.float64), 0.0)
+    share = hcp[0] / max(float(hcp.sum()), 1e-9)
+    partner_hcp = left_hcp * share
+    left_len = np.maximum(13.0 - own_lengths.astype(np.float64), 0.0)  # (n, 4)
+    len_share = lengths[0] / np.maximum(lengths.sum(axis=0), 1e-9)  # (4,)
+    partner_len = left_len * len_share
+    # Never below what partner has shown for certain.
+    partner = seats[me.partner]
+    partner_hcp = np.maximum(partner_hcp, min(partner.min_hcp, 40.0))
+    partner_len = np.maximum(partner_len, np.minimum(np.array(partner.min_lengths), left_len))
+    return PartnerView(partner_hcp, partner.hcp_sd, partner_len, np.array(partner.lengths_sd))

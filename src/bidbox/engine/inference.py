@@ -1,0 +1,103 @@
+"""What each call tells the table: its meaning with the negative inference of the calls
+the bidder would have tried first.
+
+One reading serves the explainer (what a player is told), the captain's placement (what
+partner is known to hold) and the regulation checks, so they cannot disagree.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from bidbox.core.auction import Auction
+from bidbox.core.seats import Seat, Side
+from bidbox.engine.predicates import TableContext
+from bidbox.engine.walk import (
+    BASE,
+    SYSTEM,
+    TableState,
+    WalkStep,
+    candidates,
+    replay,
+    tried_before,
+)
+from bidbox.lang.constraints import Constraint, conjoin, disjoin, negate
+from bidbox.lang.system import CallEntry, System
+
+
+@dataclass(frozen=True)
+class CallReading:
+    """One call as the table reads it."""
+
+    step: WalkStep
+    denied: tuple[CallEntry, ...]  # calls tried before it that the hand did not fit
+    shows: Constraint | None  # its meaning and the negative inference together
+
+    @property
+    def entry(self) -> CallEntry | None:
+        return self.step.entry
+
+
+def denied_calls(step: WalkStep, auction: Auction) -> list[CallEntry]:
+    """The calls the bidder tried before ``step.call``: its notes' calls first, then (for a
+    call the notes do not define) the base's calls that the notes do not define."""
+    before = Auction(auction.dealer, auction.vul, auction.calls[:step.index])
+    denied: list[CallEntry] = []
+    chosen = step.entry if step.source == SYSTEM else None
+    if step.node is not None:
+        denied = tried_before(step.node, chosen, step.context, before)
+    if step.source != SYSTEM and step.base_node is not None:
+        defined = ({e.call for e in candidates(step.node, step.context)}
+                   if step.node is not None else set())
+        base_chosen = step.entry if step.source == BASE else None
+        denied += [e for e in tried_before(step.base_node, base_chosen, step.context, before)
+                   if e.call not in defined]
+    # The notes' default pass is judgement's to make: passing it by denies nothing.
+    return [e for e in denied if not e.is_default_pass]
+
+
+def read_step(step: WalkStep, auction: Auction) -> CallReading:
+    denied = denied_calls(step, auction)
+    negative = negate(disjoin([e.choose for e in denied])) if denied else None
+    parts = [c for c in (step.entry.shown if step.entry else None, negative) if c is not None]
+    return CallReading(step, tuple(denied), conjoin(parts) if parts else None)
+
+
+def read_auction(auction: Auction, systems: Mapping[Side, System]) -> list[CallReading]:
+    """Every call of ``auction`` as the table reads it."""
+    steps, _ = replay(auction, systems)
+    return [read_step(step, auction) for step in steps]
+
+
+_READINGS: OrderedDict[int, CallReading] = OrderedDict()
+_READINGS_KEPT = 65536
+
+
+def read_state(state: TableState) -> list[CallReading]:
+    """Every call of the walk's ``state`` as the table reads it. The batch bidder's groups
+    share their earlier steps, so each step is read once (kept by identity; a kept reading
+    holds its step, so an id is never reused while it is kept)."""
+    out = []
+    for step in state.steps:
+        reading = _READINGS.get(id(step))
+        if reading is None or reading.step is not step:
+            reading = read_step(step, state.auction)
+            _READINGS[id(step)] = reading
+            if len(_READINGS) > _READINGS_KEPT:
+                _READINGS.popitem(last=False)
+        out.append(reading)
+    return out
+
+
+Facts = list[tuple[Constraint, TableContext]]
+
+
+def facts_by_seat(readings: list[CallReading]) -> dict[Seat, Facts]:
+    """Per seat, the constraints its calls have shown, each with its table context."""
+    facts: dict[Seat, Facts] = {s: [] for s in Seat}
+    for reading in readings:
+        if reading.shows is not None:
+            facts[reading.step.seat].append((reading.shows, reading.step.context))
+    return facts

@@ -1,0 +1,293 @@
+"""Bridge judgement where the notes stop: forcing discipline and the captain's placement.
+
+Every set of notes assumes its players know bridge. Where neither the notes nor the
+natural base give a hand a call, a player still decides, and decides by what it holds
+and what partner has shown:
+
+- **Obligations first.** Partner's forcing call (with the right-hand opponent silent),
+  partner's artificial call as our contract, or a game force not yet fulfilled: pass is
+  not an option. Partner's sign-off, or partner's own judgement call (partner placed the
+  contract), is respected: pass, unless the opponents have bid since.
+- **The captain's placement.** Otherwise the hand weighs every contract it may still
+  name, and passing, by its expected score: tricks in each strain estimated by the trick
+  model (``engine.tricks``, built from double-dummy solutions) from the partnership's
+  combined HCP and suit lengths (own cards plus partner's expectation, ``engine.estimate``),
+  spread by the model's error and partner's uncertainty, then scored with the real
+  scoring table at the table's vulnerability. Defending the opponents' contract (or
+  doubling it) is weighed the same way from our tricks in their strain.
+- Calls that the notes or the base define here with another meaning are not used for a
+  placement, so the walk reads every call the way the bidder meant it.
+
+All of it runs on a batch of hands at once, so the one-hand and the batch bidder share it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from bidbox.core.auction import Auction
+from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, Call, CallKind, Strain
+from bidbox.core.scoring import score_table
+from bidbox.core.seats import Side
+from bidbox.engine.estimate import PartnerView, estimate_seats, partner_view
+from bidbox.engine.features import Array, Features
+from bidbox.engine.tricks import estimate_tricks, trick_model_info
+from bidbox.engine.walk import TableState, table_context
+from bidbox.lang.system import Forcing, System
+
+GAME_LEVEL = {Strain.NT: 3, Strain.S: 4, Strain.H: 4, Strain.D: 5, Strain.C: 5}
+_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3, Strain.NT: 4}
+"""Strain -> column of the trick model's output (S, H, D, C, NT)."""
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """The calls judgement makes for a batch of hands, each with the hands and why."""
+
+    call: Call
+    mask: Array
+    reason: str
+
+
+def obligation(state: TableState, pass_defined: bool = False) -> str:
+    """What binds the next seat: 'free', 'forced' (may not pass) or 'respect' (pass: partner
+    has placed or signed off), from its side's calls as the walk read them.
+    ``pass_defined``: the notes list a pass here, so partner's artificial call may be
+    passed (a transfer opening that responder may leave in, say)."""
+    auction = state.auction
+    seat = auction.next_seat
+    if not state.opened:
+        return "respect"  # openings are the notes' alone
+    if state.side(seat).game_forced:
+        return "forced"
+    partner = state.last[seat.partner]
+    rho_quiet = bool(auction.calls) and auction.calls[-1] == PASS
+    rho_no_bid = bool(auction.calls) and not auction.calls[-1].is_bid
+    last_index = auction.last_bid_index()
+    contract_ours = last_index >= 0 and auction.seat_of(last_index).side is seat.side
+    if partner is not None and partner.call.kind is not CallKind.PASS:
+        if partner.entry is None and rho_no_bid:
+            # Partner's own judgement placed the contract; a double of it does not
+            # release us (running from a doubled placement starts a rescue war).
+            return "respect"
+        if partner.entry is not None:
+            forcing = partner.entry.forcing
+            if rho_quiet and forcing is not None and forcing.is_forcing:
+                return "forced"
+            if rho_quiet and forcing is Forcing.SIGNOFF:
+                return "respect"
+            if (contract_ours and auction.seat_of(last_index) is seat.partner
+                    and partner.entry.is_artificial and auction.doubled < 2
+                    and not pass_defined):
+                return "forced"  # never leave partner in an artificial call
+    return "free"
+
+
+@cache
+def _normal_cdf_grid() -> tuple[Array, Array]:
+    z = np.linspace(-8.0, 8.0, 3201)
+    return z, np.array([0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) for x in z])
+
+
+def trick_distribution(mean: Array, sd: Array) -> Array:
+    """P(tricks = k), k = 0..13, for normal estimates ``mean``/``sd`` of any shape (...)."""
+    z, cdf = _normal_cdf_grid()
+    edges = np.arange(-0.5, 14.0, 1.0)  # 15 edges around 0..13
+    x = (edges - mean[..., None]) / sd[..., None]
+    c = np.interp(x, z, cdf)
+    c[..., 0] = 0.0
+    c[..., -1] = 1.0
+    return np.diff(c, axis=-1)
+
+
+@cache
+def _model_rmse() -> tuple[float, float]:
+    """The trick model's own error on deals it was not built from (suit, NT)."""
+    held_out = trick_model_info()["evaluation"]["holdout"]
+    return float(held_out["suit"]["model"]["rmse"]), float(held_out["nt"]["model"]["rmse"])
+
+
+def _sd_for(view: PartnerView, n: int) -> Array:
+    """Per hand and strain: the model's own error and what partner's spread adds to it."""
+    suit, nt = _model_rmse()
+    rmse = np.array([suit] * 4 + [nt], dtype=np.float64)
+    hcp_part = (view.hcp_sd / 3.0) ** 2  # about a trick per three HCP
+    length_part = np.concatenate([(view.lengths_sd * 0.5) ** 2, [0.0]])
+    sd = np.sqrt(rmse ** 2 + hcp_part + length_part)
+    return np.broadcast_to(sd, (n, 5)).copy()
+
+
+def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bool,
+                    they_vul: bool, contested: bool) -> Array:
+    """(n, len(options)) expected score for our side of each option, given ``probs``
+    (n, 5, 14): the distribution of our tricks by strain column."""
+    table = score_table().astype(np.float64)
+    n = probs.shape[0]
+    out = np.zeros((n, len(options)))
+    last_index = auction.last_bid_index()
+    last = auction.last_bid
+    ours_now = last_index >= 0 and auction.seat_of(last_index).side is auction.next_seat.side
+    k = np.arange(14)
+    for j, call in enumerate(options):
+        if call.is_bid:
+            assert call.strain is not None
+            scores = table[call.level - 1, int(call.strain), 0, int(vul)]
+            if contested:
+                # In a contested auction a contract two or more down is doubled.
+                doubled = table[call.level - 1, int(call.strain), 1, int(vul)]
+                scores = np.where(k <= call.level + 4, doubled, scores)
+            out[:, j] = probs[:, _COLUMN[call.strain]] @ scores
+            continue
+        if last is None:
+            continue  # a pass-out scores 0
+        assert last.strain is not None
+        doubled_state = 1 if call == DOUBLE else auction.doubled
+        col = probs[:, _COLUMN[last.strain]]
+        if ours_now:
+            out[:, j] = col @ table[last.level - 1, int(last.strain), doubled_state, int(vul)]
+        else:
+            theirs = table[last.level - 1, int(last.strain), doubled_state, int(they_vul)]
+            out[:, j] = -(col @ theirs[::-1])  # they take 13 minus our tricks
+    return out
+
+
+def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
+          defined: set[Call], default_pass: bool = False) -> list[Judgement]:
+    """The call for each hand of ``hands`` that neither the notes nor the base give one.
+    ``defined``: the calls the notes and base define here with a meaning the hand did not
+    fit (not used for a placement); ``default_pass``: the notes end here with a pass of
+    any hand, which judgement may make."""
+    auction = state.auction
+    everyone = np.ones(hands.n, dtype=bool)
+    duty = obligation(state, default_pass or PASS in defined)
+    if duty == "respect" or hands.n == 0:
+        why = ("no opening fits: pass" if not state.opened else
+               "partner has placed the contract (or signed off): pass")
+        return [Judgement(PASS, everyone, why)]
+    seat = auction.next_seat
+    ctx = table_context(auction, len(auction.calls))
+    options = _options(state, duty, defined)
+    if not options:
+        return [Judgement(PASS, everyone, "no legal call is left: pass")]
+    own_hcp = hands.value("hcp").astype(np.float64)
+    own_len = hands.value("lengths").astype(np.float64)
+    view = partner_view(estimate_seats(state), seat, own_hcp, own_len)
+    combined_hcp = own_hcp + view.hcp
+    combined_len = own_len + view.lengths
+    tricks = estimate_tricks(combined_hcp, combined_len)
+    probs = trick_distribution(tricks, _sd_for(view, hands.n))
+    contested = any(c.kind is not CallKind.PASS for i, c in enumerate(auction.calls)
+                    if auction.seat_of(i).side is not seat.side)
+    # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
+    # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
+    # past it.
+    reserved = [b for b in _reserved_bids(state, defined) if b not in options]
+    weighed = options + reserved
+    ev = expected_scores(auction, weighed, probs, ctx.vul, ctx.they_vul, contested)
+    if DOUBLE in options:
+        # A penalty double by judgement needs a likely set, not only a good average.
+        ev[:, options.index(DOUBLE)] = np.where(_set_chance(auction, probs) >= SET_CHANCE,
+                                                ev[:, options.index(DOUBLE)], -np.inf)
+    top = np.argmax(ev, axis=1)
+    ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
+    ceiling = np.where(top >= len(options), ranks[top], 99)
+    allowed = ranks[None, :len(options)] < ceiling[:, None]
+    ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
+    best = np.argmax(ev_allowed, axis=1)
+    last_index = auction.last_bid_index()
+    ours_now = last_index >= 0 and auction.seat_of(last_index).side is seat.side
+    out = []
+    for j in np.unique(best):
+        mask = best == j
+        call = options[int(j)]
+        out.append(Judgement(call, mask, _reason(call, duty, combined_hcp[mask],
+                                                  combined_len[mask], tricks[mask],
+                                                  view.hcp[mask], own_hcp[mask], ours_now)))
+    return out
+
+
+SET_CHANCE = 0.7
+"""How likely a set must be before judgement doubles the opponents for penalty."""
+
+
+def _set_chance(auction: Auction, probs: Array) -> Array:
+    """P(the opponents' contract goes down) from our trick distribution in its strain."""
+    last = auction.last_bid
+    assert last is not None and last.strain is not None
+    ours_needed = 13 - (last.level + 6) + 1  # tricks we need to set it
+    return np.asarray(probs[:, _COLUMN[last.strain], ours_needed:].sum(axis=1))
+
+
+def _reserved_bids(state: TableState, defined: set[Call]) -> list[Call]:
+    auction = state.auction
+    return [c for c in sorted(defined, key=lambda c: c.rank) if c.is_bid
+            and auction.is_legal(c)]
+
+
+def _may_penalise(auction: Auction, side: Side) -> bool:
+    """A judged double is for penalty, so only where a player would read it so: the
+    opponents have overreached to the three level, or outbid a side that has bid (a double
+    of a low opening or overcall would be read as takeout, and left in by partner)."""
+    last = auction.last_bid
+    assert last is not None
+    we_bid = any(c.is_bid and auction.seat_of(i).side is side
+                 for i, c in enumerate(auction.calls))
+    return last.level >= 3 or (we_bid and last.level >= 2)
+
+
+def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
+    """The calls the placement weighs: pass (unless forced), a penalty double of the
+    opponents' contract, and every legal bid the notes and base do not define here; under
+    a game force, only bids at game or higher."""
+    auction = state.auction
+    seat = auction.next_seat
+    last_index = auction.last_bid_index()
+    theirs = last_index >= 0 and auction.seat_of(last_index).side is not seat.side
+    forced_game = state.side(seat).game_forced
+    options: list[Call] = []
+    if duty != "forced" and auction.is_legal(PASS) and PASS not in defined:
+        options.append(PASS)
+    if theirs and auction.is_legal(DOUBLE) and DOUBLE not in defined and _may_penalise(
+            auction, seat.side):
+        options.append(DOUBLE)
+    last = auction.last_bid
+    first = last.rank + 1 if last is not None else 0
+    bids = [b for b in ALL_BIDS[first:] if b not in defined]
+    if forced_game:
+        bids = [b for b in bids if b.strain is not None and b.level >= GAME_LEVEL[b.strain]]
+    if not bids and duty == "forced":
+        bids = list(ALL_BIDS[first:first + 5])  # everything natural is taken: still bid
+    options.extend(bids)
+    return options
+
+
+def _reason(call: Call, duty: str, combined: Array, lengths: Array, tricks: Array,
+            partner_hcp: Array, own: Array, ours: bool) -> str:
+    """One line a player reads: what partner shows, what we hold, the estimate."""
+    strain = call.strain
+    held = f"we hold {_num(own.mean())} HCP, partner about {_num(partner_hcp.mean())}"
+    must = " (we may not pass here)" if duty == "forced" else ""
+    if call == PASS and ours:
+        return f"placement: {held}; no better contract than the one we are in"
+    if strain is None:
+        return f"placement{must}: {held}; better to defend than to bid on"
+    col = _COLUMN[strain]
+    fit = "" if strain is Strain.NT else f", about {_num(lengths[:, col].mean())} {strain}"
+    level_word = ("slam" if call.level >= 6 else "game" if call.level >= GAME_LEVEL[strain]
+                  else "partscore")
+    return (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
+            f"{strain}, {level_word}")
+
+
+def _num(x: float) -> str:
+    return f"{x:.0f}"
+
+
+__all__ = ["GAME_LEVEL", "Judgement", "expected_scores", "judge", "obligation",
+           "trick_distribution"]
+

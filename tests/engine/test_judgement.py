@@ -1,0 +1,100 @@
+"""Judgement where the notes stop: forcing discipline, the captain's placement, and the
+one auction step both bidders share."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
+from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call
+from bidbox.engine.judgement import GAME_LEVEL, expected_scores, trick_distribution
+from bidbox.engine.walk import replay
+from bidbox.evaluate import deal_batch
+from bidbox.lang import System, compile_text, load_system
+
+
+@cache
+def sbu() -> dict[Side, System]:
+    return as_systems(load_system("sbu-level1"))
+
+
+def test_trick_distribution_is_a_distribution_around_its_mean() -> None:
+    probs = trick_distribution(np.array([[9.3, 4.0]]), np.array([[1.0, 0.7]]))
+    assert probs.shape == (1, 2, 14)
+    assert np.allclose(probs.sum(axis=-1), 1.0)
+    mean = (probs * np.arange(14)).sum(axis=-1)
+    assert abs(mean[0, 0] - 9.3) < 0.05 and abs(mean[0, 1] - 4.0) < 0.05
+
+
+def test_expected_score_of_a_sure_game_is_its_score() -> None:
+    probs = np.zeros((1, 5, 14))
+    probs[0, :, 10] = 1.0  # ten tricks in every strain, for certain
+    options = [Call.parse("4S"), Call.parse("5S"), Call.parse("3NT")]
+    ev = expected_scores(Auction.parse("1S P"), options, probs, False, False, False)
+    assert ev[0].tolist() == [420.0, -50.0, 430.0]
+
+
+def test_a_game_force_is_kept_to_game() -> None:
+    # Responder's jump shift is game forcing; opener's 3D leaves the notes.
+    result = choose_call(Hand.parse("AQT74.KJ743.A.Q5"), Auction.parse("1D P 2S P 3D P"),
+                         sbu())
+    assert result.source == "placement" and result.call.is_bid
+    assert result.call.strain is not None
+    assert result.call.level >= GAME_LEVEL[result.call.strain]
+
+
+def test_partners_signoff_is_respected() -> None:
+    system = compile_text("1NT hcp 15-17, balanced\n  2S hcp 0-7, 5+S [signoff]\n", "so.bbx")
+    result = choose_call(Hand.parse("AK2.AK2.KQ32.432"), Auction.parse("1NT P 2S P"),
+                         as_systems(system))
+    assert result.call == PASS and "partner has placed" in result.reason
+
+
+def test_an_artificial_call_is_never_left_in() -> None:
+    system = compile_text("1C hcp 16+ [artificial]\n", "art.bbx")
+    result = choose_call(Hand.parse("432.432.5432.432"), Auction.parse("1C P"),
+                         as_systems(system))
+    assert result.call != PASS and result.source == "placement"
+
+
+def _final_bid_step(auction: Auction, systems: dict[Side, System]):  # type: ignore[no-untyped-def]
+    steps, _ = replay(auction, systems)
+    return steps[auction.last_bid_index()] if auction.last_bid_index() >= 0 else None
+
+
+def test_no_final_contract_in_an_artificial_call_and_game_forces_reach_game() -> None:
+    deals = deal_batch(300, seed=23)
+    systems = sbu()
+    for auction in bid_batch(deals, systems, Seat.N, Vulnerability.NONE).auctions():
+        last = _final_bid_step(auction, systems)
+        if last is None:
+            continue
+        assert last.entry is None or not last.entry.is_artificial, str(auction)
+        steps, _ = replay(auction, systems)
+        contract = auction.contract
+        assert contract is not None
+        for side in Side:
+            forced = any(s.entry is not None and s.entry.forcing is not None
+                         and s.entry.forcing.value == "gf" for s in steps if s.seat.side is side)
+            if not forced or contract.doubled:
+                continue
+            # A game-forcing side that made the last bid reached game (or its notes released
+            # the force with a non-forcing call, as Acol's 2C-2D-2NT).
+            if contract.declarer.side is side:
+                released = any(s.entry is not None and s.entry.forcing is not None
+                               and s.entry.forcing.value in ("nf", "inv", "signoff")
+                               for s in steps if s.seat.side is side)
+                assert released or contract.level >= GAME_LEVEL[contract.strain], str(auction)
+
+
+@pytest.mark.parametrize("vul", [Vulnerability.NONE, Vulnerability.BOTH])
+def test_one_hand_and_batch_bidders_agree_with_both_sides_bidding(vul: Vulnerability) -> None:
+    deals = deal_batch(120, seed=31)
+    systems = sbu()
+    auctions = bid_batch(deals, systems, Seat.W, vul).auctions()
+    for i in range(len(deals)):
+        alone, _ = bid_deal({s: deals.hand(i, s) for s in Seat}, systems, Seat.W, vul)
+        assert alone == auctions[i], (i, str(alone), str(auctions[i]))
