@@ -171,3 +171,11 @@ def test_the_shipped_tosr_round_trips_through_the_cache(folder: Path) -> None:
     # Deep entries are read on demand, and carry their meaning and place intact.
     deep = [e for n in cached.nodes() for e in n.calls if len(e.auction) > 12]
     assert deep and all(e.location.file.endswith("tosr.bbx") for e in deep)
+
+
+def test_clear_deletes_the_entries(folder: Path, system_file: Path) -> None:
+    load_system(str(system_file))
+    assert cache.clear() == 1
+    assert not list(folder.glob("*.system"))
+    load_system(str(system_file))
+    assert cache.stats.hits == 0 and cache.stats.stores == 2

@@ -191,6 +191,8 @@ _BUILTINS = {("copyreg", "__newobj__"), ("copyreg", "_reconstructor"),
 BLOB_ENTRIES = 256
 """About this many calls per blob: the nodes nearest a blob's root are stored in it,
 the farther ones start blobs of their own."""
+SMALL_SUBTREE = 24
+"""A subtree of at most this many calls is stored whole where it hangs (not worth a blob)."""
 
 
 class _Writer:
@@ -202,6 +204,7 @@ class _Writer:
         self.blobs: list[bytes] = [b""]  # blob 0, the System itself, is written last
         self.pending: list[tuple[Node, int]] = []
         self.inline: set[int] = set()
+        self.size: dict[int, int] = {}
 
     def dumps(self, obj: object) -> bytes:
         out = io.BytesIO()
@@ -211,7 +214,7 @@ class _Writer:
         return out.getvalue()
 
     def reduce_node(self, node: Node) -> Any:
-        if id(node) in self.inline:
+        if id(node) in self.inline or self.size[id(node)] <= SMALL_SUBTREE:
             return node.__reduce_ex__(pickle.HIGHEST_PROTOCOL)
         index = len(self.blobs)
         self.blobs.append(b"")
@@ -232,7 +235,26 @@ class _Writer:
             queue.extend(o.node for o in node.opp)
         return inline
 
+    def sizes(self, root: Node) -> None:
+        """Calls in each node's subtree (without recursion: trees run deep)."""
+        order: list[Node] = []
+        stack = [root]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            stack.extend(e.node for e in node.calls)
+            stack.extend(o.node for o in node.opp)
+        for node in reversed(order):
+            self.size[id(node)] = len(node.calls) + len(node.opp) + sum(
+                self.size[id(e.node)] for e in node.calls) + sum(
+                self.size[id(o.node)] for o in node.opp)
+
     def write(self, depends: Mapping[str, str | None], system: System) -> bytes:
+        base: System | None = system
+        while base is not None:
+            self.sizes(base.root)
+            base = base.base
+        self.size[id(system.root)] = SMALL_SUBTREE + 1  # the root always has a blob
         self.blobs[0] = self.dumps((dict(depends), system))
         while self.pending:
             node, index = self.pending.pop()
