@@ -49,6 +49,7 @@ from bidbox.lang.diagnostics import (
     Diagnostic,
     Location,
     SystemFileError,
+    read_system_file,
 )
 from bidbox.lang.lexer import Token, tokenize
 from bidbox.lang.parser import (
@@ -224,7 +225,11 @@ class Compiler:
             if depth > 8:
                 self.error(location, "includes nest too deeply (is a file including itself?)")
                 return
-            other = self.read_include(path)
+            try:
+                other = self.read_include(path)
+            except SystemFileError as err:  # an included file that is not text
+                self.diagnostics.extend(err.diagnostics)
+                continue
             if isinstance(other, str):
                 self.error(location, other)
                 continue
@@ -1248,7 +1253,7 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
     root = (base_dir or Path(file).parent).resolve()
 
     def read(full: Path) -> str | None:
-        found = full.read_text(encoding="utf-8") if full.is_file() else None
+        found = read_system_file(full) if full.is_file() else None
         if depends is not None:
             depends[str(full)] = None if found is None else text_hash(found)
         return found

@@ -11,6 +11,7 @@ from pathlib import Path
 from bidbox.errors import BidboxError, did_you_mean
 from bidbox.lang import cache
 from bidbox.lang.compiler import compile_text
+from bidbox.lang.diagnostics import read_system_file
 from bidbox.lang.parser import parse_document
 from bidbox.lang.system import System
 
@@ -73,7 +74,7 @@ def load_system(name_or_path: str, options: Mapping[str, str | bool] | None = No
     cache when this text, its includes, the options and the code are unchanged (see
     bidbox.lang.cache), else compiled and cached."""
     path = system_path(name_or_path)
-    text = path.read_text(encoding="utf-8")
+    text = read_system_file(path)
     key = cache.cache_key(str(path), text, options)
     cached = cache.load(key)
     if cached is not None:

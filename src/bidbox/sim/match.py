@@ -35,6 +35,7 @@ from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import walk
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.compiler import compile_text
+from bidbox.lang.diagnostics import read_system_file
 from bidbox.lang.loader import system_path
 from bidbox.lang.system import System
 from bidbox.sim.deals import VULNERABILITIES, Boards
@@ -78,12 +79,12 @@ class SystemRef:
         """Find and compile the system now, so a bad name or file fails before any work."""
         path = system_path(name_or_path).resolve()
         chosen: Options = tuple(sorted((options or {}).items()))
-        text = path.read_text(encoding="utf-8")
+        text = read_system_file(path)
         parts = [text]
         for name in _INCLUDE.findall(text):
             included = path.parent / name
             if included.is_file():
-                parts.append(included.read_text(encoding="utf-8"))
+                parts.append(read_system_file(included))
         parts.append(json.dumps(chosen))
         digest = hashlib.sha256("\x00".join(parts).encode()).hexdigest()[:16]
         ref = cls(name_or_path, str(path), text, chosen, digest)
