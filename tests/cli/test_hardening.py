@@ -114,3 +114,92 @@ def test_utf8_system_file_still_loads(tmp_path: Path, capsys: Capsys) -> None:
     path.write_text("system x\n# café, naïve\n1C  hcp 12+ \"opening\"\n", encoding="utf-8")
     assert main(["lint", "--system", str(path)]) in (0, 1)
     assert "Traceback" not in capsys.readouterr().err
+
+
+# --- 2. constraints nesting too deeply -------------------------------------------------
+def write_system(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "deep.bbx"
+    path.write_text("system deep\n" + body + '1C  hcp 12+ "opening"\n', encoding="utf-8")
+    return str(path)
+
+
+def test_deep_parentheses_in_a_def(tmp_path: Path, capsys: Capsys) -> None:
+    path = write_system(tmp_path, "def a = " + "(" * 300 + "hcp 12+" + ")" * 300 + "\n")
+    err = fails_cleanly(capsys, "lint", "--system", path)
+    # The 51st parenthesis, after 'def a = ' (8 characters) and 50 more.
+    assert f"{path}:2:59: error: constraint nests too deeply (more than 50 levels" in err
+
+
+def test_deep_parentheses_in_a_call_line(tmp_path: Path, capsys: Capsys) -> None:
+    path = write_system(tmp_path, "1D  " + "(" * 260 + "hcp 12+" + ")" * 260 + ' "x"\n')
+    err = fails_cleanly(capsys, "lint", "--system", path)
+    assert f"{path}:2:" in err and "nests too deeply" in err
+
+
+def test_parentheses_at_the_limit_still_compile(tmp_path: Path, capsys: Capsys) -> None:
+    nested = "hcp 12+"
+    for i in range(50):  # alternating and/or: every level is a level of the tree
+        nested = f"(4+S {',' if i % 2 else '|'} {nested})"
+    path = write_system(tmp_path, f"def a = {nested}\n")
+    assert main(["lint", "--system", path]) in (0, 1)
+    assert "error" not in capsys.readouterr().err
+
+
+def test_a_thousand_nots(tmp_path: Path, capsys: Capsys) -> None:
+    """'not' is read in a loop: any number of them is a valid constraint, and an even
+    number cancels out."""
+    path = write_system(tmp_path, "def a = " + "not " * 1000 + "hcp 12+\n"
+                        + "def b = " + "not " * 1001 + "hcp 12+\n")
+    assert main(["lint", "--system", path]) in (0, 1)
+    assert "Traceback" not in capsys.readouterr().err
+    from bidbox.lang import load_system
+
+    system = load_system(path)
+    assert system.root is not None
+    from bidbox.lang.compiler import compile_text
+
+    compiled = compile_text(Path(path).read_text(encoding="utf-8")
+                            + "1H  a \"x\"\n1S  b \"y\"\n", path)
+    shows = {str(e.call): str(e.shows) for e in compiled.root.calls}
+    assert shows["1H"] == "hcp 12+" and shows["1S"] == "not hcp 12+"
+
+
+@pytest.mark.parametrize("shape", [
+    "def d{i} = d{j}\n",                                 # a plain chain
+    "def d{i} = hcp 1+ | (4+S, (3+H | (d{j}, 2+C)))\n",  # each def three levels deeper
+    "def d{i} = not (d{j}, 4+S)\n",
+])
+def test_long_def_chains(tmp_path: Path, capsys: Capsys, shape: str) -> None:
+    body = "".join(shape.format(i=i, j=i + 1) for i in range(1000)) + "def d1000 = hcp 12+\n"
+    path = write_system(tmp_path, body)
+    err = fails_cleanly(capsys, "lint", "--system", path)
+    assert f"{path}:2:1: error: constraint nests too deeply (more than 50 levels through " \
+           "the defs d0 -> ... -> d" in err
+    assert "1 problem in system file" in err  # one message for the chain, not one per def
+
+
+def test_def_chain_within_the_limit(tmp_path: Path, capsys: Capsys) -> None:
+    body = "".join(f"def d{i} = d{i + 1}\n" for i in range(40)) + "def d40 = hcp 12+\n"
+    path = write_system(tmp_path, body)
+    assert main(["lint", "--system", path]) in (0, 1)
+    assert "error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("where", "column"), [
+    ("(" * 300 + "hcp 12+" + ")" * 300, 51),             # the 51st parenthesis
+    ("(hcp 12+ | " * 300 + "4+S" + ")" * 300, 50 * 11 + 1),
+])
+def test_deep_where(tmp_path: Path, capsys: Capsys, where: str, column: int) -> None:
+    out = tmp_path / "x.pbn"
+    err = fails_cleanly(capsys, "deal", "--count", "2", "--seed", "1", "--where", where,
+                        "-o", str(out))
+    assert f"at column {column}: constraint nests too deeply" in err
+    assert len(err) < 400  # the constraint is not echoed whole
+    assert not out.exists()
+
+
+def test_many_nots_in_where(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "x.pbn"
+    assert main(["deal", "--count", "2", "--seed", "1", "--where",
+                 "not " * 1001 + "hcp 12+", "-o", str(out)]) == 0
+    assert "where North has not hcp 12+" in capsys.readouterr().err

@@ -26,6 +26,7 @@ from bidbox.lang.constraint_parser import SUIT_TOKENS, find_measure, measure_nam
 from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
+    MAX_NESTING,
     SUIT_VARIABLES,
     Always,
     And,
@@ -41,6 +42,7 @@ from bidbox.lang.constraints import (
     conjoin,
     disjoin,
     negate,
+    nesting_depth,
     substitute,
     variable_values,
 )
@@ -145,6 +147,7 @@ class Compiler:
         self.selected: dict[str, str | bool] = {}
         self.defs: dict[str, Constraint] = {}
         self.def_tokens: dict[str, tuple[list[Token], Location]] = {}
+        self._too_deep = False  # a def chain nesting too deeply has been reported
         self.modules = dict(doc.modules)
         self.notes = dict(doc.notes)
         self.order = itertools.count()
@@ -277,12 +280,27 @@ class Compiler:
         for name in self.def_tokens:
             self.resolve_def(name, ())
 
-    def resolve_def(self, name: str, stack: tuple[str, ...]) -> Constraint:
+    def resolve_def(self, name: str, stack: tuple[str, ...], level: int = 0) -> Constraint:
+        """The def's constraint with every name in it resolved. ``stack`` holds the defs
+        being resolved around this one and ``level`` the and/or/not levels above this use:
+        resolving recurses through both, so both are bounded by MAX_NESTING."""
         if name in self.defs:
             return self.defs[name]
         tokens, location = self.def_tokens[name]
         if name in stack:
             self.error(location, f"'{name}' is defined in terms of itself")
+            return ANY
+        if len(stack) >= MAX_NESTING or level > MAX_NESTING:
+            # Stop long before Python's recursion limit, and say so at the def the chain
+            # starts from.
+            # Reported once: the defs after this chain's end would each start another.
+            if not self._too_deep:
+                self._too_deep = True
+                first = self.def_tokens[stack[0]][1]
+                self.error(first, f"constraint nests too deeply (more than {MAX_NESTING} "
+                                  f"levels through the defs {stack[0]} -> ... -> {name})")
+            for on_chain in stack:
+                self.defs.setdefault(on_chain, ANY)
             return ANY
         try:
             parsed = parse_tokens(tokens, len(location.text) + 1)
@@ -290,14 +308,20 @@ class Compiler:
             self.error(location, str(err), err.col)
             self.defs[name] = ANY
             return ANY
-        resolved = self.resolve_names(parsed, location, (*stack, name))
+        resolved = self.resolve_names(parsed, location, (*stack, name), level)
+        if name in self.defs:  # a chain through this def was too deep (reported)
+            return self.defs[name]
+        if nesting_depth(resolved) > MAX_NESTING:
+            self.error(location, f"constraint nests too deeply (more than {MAX_NESTING} "
+                                 "levels of and/or/not, counting the defs it uses)")
+            resolved = ANY
         self.defs[name] = resolved
         return resolved
 
     def resolve_names(self, c: Constraint, location: Location,
-                      stack: tuple[str, ...] = ()) -> Constraint:
+                      stack: tuple[str, ...] = (), level: int = 0) -> Constraint:
         if stack:
-            return self._resolve_names(c, location, stack)
+            return self._resolve_names(c, location, stack, level)
         hit = self._resolved.get(id(c))
         if hit is not None and hit[0] is c:
             return hit[1]
@@ -306,21 +330,23 @@ class Compiler:
         return result
 
     def _resolve_names(self, c: Constraint, location: Location,
-                       stack: tuple[str, ...] = ()) -> Constraint:
+                       stack: tuple[str, ...] = (), level: int = 0) -> Constraint:
         if isinstance(c, NameRef):
             if c.name in self.def_tokens:
-                return self.resolve_def(c.name, stack)
+                return self.resolve_def(c.name, stack, level)
             known = [m.name for m in all_measures()] + list(self.def_tokens) + list(CONTEXT_WORDS)
             self.error(location, f"unknown measure or name '{c.name}'"
                                  f"{did_you_mean(c.name, known)}",
                        location.text.find(c.name) + 1 or None)
             return ANY
         if isinstance(c, And):
-            return conjoin([self.resolve_names(i, location, stack) for i in c.items])
+            return conjoin([self.resolve_names(i, location, stack, level + 1)
+                            for i in c.items])
         if isinstance(c, Or):
-            return disjoin([self.resolve_names(i, location, stack) for i in c.items])
+            return disjoin([self.resolve_names(i, location, stack, level + 1)
+                            for i in c.items])
         if isinstance(c, Not):
-            return negate(self.resolve_names(c.item, location, stack))
+            return negate(self.resolve_names(c.item, location, stack, level + 1))
         return c
 
     # --- modules ------------------------------------------------------------------

@@ -13,6 +13,7 @@ from bidbox.evaluate import Measure, all_measures, get_measure
 from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
+    MAX_NESTING,
     NOTHING,
     RANKED_SUITS,
     SUIT_VARIABLES,
@@ -69,6 +70,7 @@ class ConstraintParser:
         self.tokens = tokens
         self.i = 0
         self.end_col = end_col
+        self.depth = 0  # open parentheses: the grammar recurses once per level
 
     # --- helpers ------------------------------------------------------------
     def peek(self, k: int = 0) -> Token | None:
@@ -118,10 +120,13 @@ class ConstraintParser:
         return conjoin(items) if len(items) > 1 else items[0]
 
     def unary(self) -> Constraint:
-        if self.at("not", "!"):
+        # A loop, not recursion: 'not not ... x' is as long as the user makes it.
+        nots = 0
+        while self.at("not", "!"):
             self.next()
-            return negate(self.unary())
-        return self.atom()
+            nots += 1
+        item = self.atom()
+        return negate(item) if nots % 2 else item
 
     def range(self, what: str) -> tuple[float | None, float | None]:
         tok = self.next()
@@ -167,8 +172,14 @@ class ConstraintParser:
     def atom(self) -> Constraint:
         tok = self.next()
         if tok.text == "(":
+            if self.depth >= MAX_NESTING:
+                raise ConstraintSyntaxError(
+                    f"constraint nests too deeply (more than {MAX_NESTING} levels of "
+                    "parentheses)", tok.col)
+            self.depth += 1
             inner = self.expr()
             self.expect(")")
+            self.depth -= 1
             return inner
         if tok.kind == "SUITLEN":
             return self.suit_length(tok)

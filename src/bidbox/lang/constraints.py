@@ -474,3 +474,24 @@ def _subst(c: Constraint, b: dict[str, str]) -> Constraint:
     if isinstance(c, Longest):
         return Longest(s(c.suit), c.strict)
     return c
+
+
+MAX_NESTING = 50
+"""How deeply a constraint may nest (parentheses, or and/or/not levels through defs).
+Players write a handful; the limit keeps the recursive walks over a constraint (describe,
+substitute, the engine's predicates) far from Python's recursion limit."""
+
+
+def nesting_depth(c: Constraint) -> int:
+    """The number of and/or/not levels in ``c`` (0 for an atom), found without recursion
+    so that a tree too deep to walk recursively can still be measured and refused."""
+    deepest = 0
+    stack = [(c, 0)]
+    while stack:
+        node, depth = stack.pop()
+        kids = node.children()
+        if kids:
+            stack.extend((kid, depth + 1) for kid in kids)
+        elif depth > deepest:
+            deepest = depth
+    return deepest

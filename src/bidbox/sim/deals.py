@@ -132,22 +132,27 @@ def _cycle_boards(masks: npt.NDArray[np.int16], source: str) -> Boards:
     return Boards(masks, numbers, dealers, vuls, source)
 
 
+_SHOWN = 80
+"""Characters of a --where constraint quoted back in an error (the column says where)."""
+
+
 def north_filter(text: str) -> Constraint:
     """Read a ``--where`` constraint (system-file language) for North's hand.
 
     Free suit variables mean "some suit" (``5+M`` is five cards in either major); names
     defined inside system files (``opener``) are not known here and are rejected.
     """
+    shown = text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
     try:
         constraint = substitute(parse_constraint(text), {})
     except BidboxError as err:
         col = getattr(err, "col", None)
         at = f" at column {col}" if col else ""
-        raise DealConstraintError(f"--where \"{text}\"{at}: {err}") from None
+        raise DealConstraintError(f"--where \"{shown}\"{at}: {err}") from None
     names = sorted(_names(constraint))
     if names:
         raise DealConstraintError(
-            f"--where \"{text}\": '{names[0]}' is not a measure; names defined in a system "
+            f"--where \"{shown}\": '{names[0]}' is not a measure; names defined in a system "
             "file (def) are not known here: write the constraint out, e.g. \"hcp 12+, 5+M\"")
     return constraint
 
