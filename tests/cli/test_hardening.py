@@ -203,3 +203,68 @@ def test_many_nots_in_where(tmp_path: Path, capsys: Capsys) -> None:
     assert main(["deal", "--count", "2", "--seed", "1", "--where",
                  "not " * 1001 + "hcp 12+", "-o", str(out)]) == 0
     assert "where North has not hcp 12+" in capsys.readouterr().err
+
+
+# --- 3. seeds and counts the dealer cannot take ---------------------------------------
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--count", "2", "--seed", "-1"], "--seed must be a whole number from 0 to 2**64-1, not -1"),
+    (["--count", "2", "--seed", str(2**64)], "--seed must be a whole number from 0 to 2**64-1"),
+    (["--count", "-3"], "--count must be 0 or more, not -3"),
+    (["--count", "1000000000"], "--count 1,000,000,000 is more than the 1,000,000 boards"),
+])
+def test_deal_count_and_seed(tmp_path: Path, capsys: Capsys, argv: list[str],
+                             expected: str) -> None:
+    out = tmp_path / "x.pbn"
+    err = fails_cleanly(capsys, "deal", *argv, "-o", str(out))
+    assert expected in err
+    assert not out.exists()
+
+
+def test_deal_count_cap_says_why(tmp_path: Path, capsys: Capsys) -> None:
+    err = fails_cleanly(capsys, "deal", "--count", "1000001", "--seed", "1",
+                        "-o", str(tmp_path / "x.pbn"))
+    assert "held in memory" in err and "different seeds" in err
+
+
+def test_deal_largest_seed_works(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "x.pbn"
+    assert main(["deal", "--count", "2", "--seed", str(2**64 - 1), "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").count("[Deal ") == 2
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--deals", "2", "--seed", "-1"], "--seed must be a whole number"),
+    (["--deals", "1000000000"], "--deals 1,000,000,000 is more than the 1,000,000 boards"),
+])
+def test_simulate_count_and_seed(capsys: Capsys, argv: list[str], expected: str) -> None:
+    err = fails_cleanly(capsys, "simulate", "--a", "sbu-level1", "--b", "sbu-level1",
+                        "--workers", "1", "--no-plots", *argv)
+    assert expected in err
+
+
+# --- 4. board numbers out of range in a PBN file ---------------------------------------
+def pbn_with_board_number(tmp_path: Path, number: str) -> Path:
+    source = tmp_path / "dealt.pbn"
+    assert main(["deal", "--count", "3", "--seed", "5", "-o", str(source)]) == 0
+    path = tmp_path / "boards.pbn"
+    path.write_text(source.read_text(encoding="utf-8").replace('[Board "2"]',
+                                                               f'[Board "{number}"]'),
+                    encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("number", ["99999999999999999999", "2147483648", "-5"])
+def test_pbn_board_number_out_of_range(tmp_path: Path, capsys: Capsys, number: str) -> None:
+    path = pbn_with_board_number(tmp_path, number)
+    capsys.readouterr()
+    err = fails_cleanly(capsys, "simulate", "--a", "sbu-level1", "--b", "sbu-level1",
+                        "--boards", str(path), "--workers", "1", "--no-plots")
+    assert re.search(re.escape(str(path)) + r":\d+ \(board 2 of the file\): \[Board \""
+                     + re.escape(number) + r"\"\]: a board number is 1 to 2,147,483,647", err)
+
+
+def test_pbn_largest_board_number_is_read(tmp_path: Path) -> None:
+    from bidbox.sim.deals import read_pbn_boards
+
+    boards = read_pbn_boards(pbn_with_board_number(tmp_path, str(2**31 - 1)))
+    assert [int(n) for n in boards.numbers] == [1, 2**31 - 1, 3]

@@ -14,7 +14,14 @@ from pathlib import Path
 
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options
-from bidbox.sim.deals import Boards, deal_boards, north_filter, read_pbn_boards, write_pbn_boards
+from bidbox.sim.deals import (
+    Boards,
+    check_deal_arguments,
+    deal_boards,
+    north_filter,
+    read_pbn_boards,
+    write_pbn_boards,
+)
 from bidbox.sim.match import MatchSpec, SystemRef
 from bidbox.sim.parallel import default_workers
 from bidbox.sim.runner import run_match
@@ -56,6 +63,7 @@ def simulation_boards(args: argparse.Namespace) -> Boards:
         return read_pbn_boards(Path(args.boards), limit=args.deals)
     if args.deals is None:
         raise SimulationArgumentError("say how many boards: --deals N (or --boards FILE.pbn)")
+    check_deal_arguments(args.deals, args.seed, "--deals", "--seed")
     return deal_boards(args.deals, args.seed)
 
 
@@ -83,9 +91,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_deal(args: argparse.Namespace) -> int:
     """Deal boards (optionally where North meets a constraint) and write them as PBN."""
-    if args.count < 0:
-        raise SimulationArgumentError(f"--count must be 0 or more, not {args.count}")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    check_deal_arguments(args.count, seed, "--count", "--seed")
     where = north_filter(args.where) if args.where else None
     boards = deal_boards(args.count, seed, where)
     path = Path(args.output)

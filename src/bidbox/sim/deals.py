@@ -171,6 +171,34 @@ _NORTH_DEALS = TableContext(1, False, False, False)
 """North as dealer, nobody vulnerable, not a passed hand: the table a ``--where`` reads."""
 
 
+MAX_BOARDS = 1_000_000
+"""Boards one run may deal: dealing holds them all in memory (about half a kilobyte per
+board while dealing), so a mistyped count cannot exhaust the machine. More boards: run
+again with another seed."""
+
+MAX_SEED = 2**64 - 1
+"""Seeds are 0 to 2**64-1 (numpy's generator takes no negative seed)."""
+
+
+def check_deal_arguments(count: int, seed: int, count_name: str = "count",
+                         seed_name: str = "seed") -> None:
+    """Refuse a count or seed the dealer cannot take, naming the argument."""
+    if count < 0:
+        raise DealConstraintError(f"{count_name} must be 0 or more, not {count}")
+    if count > MAX_BOARDS:
+        raise DealConstraintError(
+            f"{count_name} {count:,} is more than the {MAX_BOARDS:,} boards one run may deal "
+            "(all of them are held in memory while dealing): deal several files with "
+            "different seeds")
+    if not 0 <= seed <= MAX_SEED:
+        raise DealConstraintError(f"{seed_name} must be a whole number from 0 to 2**64-1, "
+                                  f"not {_short(str(seed))}")
+
+
+def _short(text: str, most: int = 40) -> str:
+    return text if len(text) <= most else text[:most - 3] + "..."
+
+
 def _round_seed(seed: int, round_no: int) -> int:
     return int(np.random.SeedSequence([seed, round_no]).generate_state(1)[0])
 
@@ -184,8 +212,7 @@ def deal_boards(count: int, seed: int, where: Constraint | None = None,
     With a filter, deals are drawn in rounds, each from a seed derived from ``seed`` and
     the round number, so the result is still fixed by the seed.
     """
-    if count < 0:
-        raise DealConstraintError(f"cannot deal {count} boards")
+    check_deal_arguments(count, seed)
     if where is None:
         return _cycle_boards(deal_batch(count, seed).masks, f"seed:{seed}")
     predicate = compile_predicate(where)
@@ -249,6 +276,10 @@ def _pbn_decoder() -> Any:
     return BoardDecoder()
 
 
+_MAX_BOARD_NUMBER = 2**31 - 1
+"""The largest board number (Boards keeps them as int32)."""
+
+
 def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     """The boards of a PBN file (endplay's parser), with their own dealer and vulnerability.
 
@@ -289,6 +320,10 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     for row, board in enumerate(parsed):
         line = decoder.line_numbers[row] if row < len(decoder.line_numbers) else 0
         number = board.board_num if board.board_num else row + 1
+        if not 1 <= number <= _MAX_BOARD_NUMBER:
+            raise BoardFileError(f"{path}:{line} (board {row + 1} of the file): [Board "
+                                 f"\"{_short(str(number))}\"]: a board number is 1 to "
+                                 f"{_MAX_BOARD_NUMBER:,}")
         where = f"{path}:{line} (board {number})"
         places.append(f"{path}:{line}")
         for seat in Seat:
@@ -345,6 +380,7 @@ def write_pbn_boards(boards: Boards, path: Path) -> None:
         raise BoardFileError(f"cannot write '{path}': {err.strerror}") from None
 
 
-__all__ = ["VULNERABILITIES", "BoardFileError", "Boards", "DealConstraintError",
-           "board_dealer", "board_vulnerability", "deal_boards", "from_endplay_vul",
-           "north_filter", "read_pbn_boards", "to_endplay_vul", "write_pbn_boards"]
+__all__ = ["MAX_BOARDS", "MAX_SEED", "VULNERABILITIES", "BoardFileError", "Boards",
+           "DealConstraintError", "board_dealer", "board_vulnerability", "check_deal_arguments",
+           "deal_boards", "from_endplay_vul", "north_filter", "read_pbn_boards",
+           "to_endplay_vul", "write_pbn_boards"]
