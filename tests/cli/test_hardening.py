@@ -268,3 +268,31 @@ def test_pbn_largest_board_number_is_read(tmp_path: Path) -> None:
 
     boards = read_pbn_boards(pbn_with_board_number(tmp_path, str(2**31 - 1)))
     assert [int(n) for n in boards.numbers] == [1, 2**31 - 1, 3]
+
+
+# --- 5. stdout that cannot be written --------------------------------------------------
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+@pytest.mark.parametrize("argv", [["systems"], ["eval", "AKQ2.J54.T9.8765", "--json"]])
+def test_stdout_full(argv: list[str]) -> None:
+    import subprocess
+    import sys
+
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "bidbox.cli.main", *argv], stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.strip() == (f"bidbox {argv[0]}: error: cannot write the output: "
+                                   "No space left on device")
+
+
+def test_stdout_closed_early() -> None:
+    """A reader that stops early (`bidbox systems | head -1`) is not an error."""
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "bidbox.cli.main", "systems"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # nothing read: the first write meets a closed pipe
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=120) == 0 and err == ""

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -362,12 +363,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     handler: Handler = args.func
     try:
-        return handler(args)
+        code = handler(args)
+        sys.stdout.flush()  # a failing write shows here, not as a traceback at exit
+        return code
     except BidboxError as err:
         print(f"bidbox {args.command}: error: {err}", file=sys.stderr)
         return 2
     except BrokenPipeError:
+        _discard_stdout()
         return 0
+    except OSError as err:  # most often stdout (a full disk, /dev/full)
+        _discard_stdout()
+        what = f"'{err.filename}'" if err.filename else "cannot write the output"
+        print(f"bidbox {args.command}: error: {what}: {err.strerror or err}", file=sys.stderr)
+        return 2
+
+
+def _discard_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit cannot fail again with the same
+    unwritable output (Python would print 'Exception ignored' and exit 120)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # stdout without a file descriptor (captured in tests)
+        pass
 
 
 if __name__ == "__main__":
