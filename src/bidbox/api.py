@@ -293,6 +293,11 @@ class ExplainedCall:
         return self.result.meaning
 
     @property
+    def source(self) -> str | None:
+        """"system", "base", or None for a call neither defines (judgement's)."""
+        return self.result.source
+
+    @property
     def forcing(self) -> Forcing | None:
         return self.result.forcing
 

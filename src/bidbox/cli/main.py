@@ -143,7 +143,9 @@ def cmd_bid(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(bid.to_json())
         return 0
-    flag = " (fallback)" if bid.fallback else ""
+    source = getattr(bid, "source", None)
+    flag = f" ({source})" if bid.fallback and source else (
+        " (fallback)" if bid.fallback else "")
     forcing = f", {bid.forcing}" if bid.forcing else ""
     alert = ", alert" if bid.alert else ""
     print(f"{bid.seat} bids {bid.call}{flag}: {bid.meaning}{forcing}{alert}")
@@ -213,7 +215,7 @@ def cmd_explain(args: argparse.Namespace) -> int:
         if silent:
             continue
         decision = c.decision
-        meaning = c.meaning + (" [fallback]" if c.fallback else "")
+        meaning = c.meaning + (f" [{c.source or 'placement'}]" if c.fallback else "")
         forcing = str(c.forcing) if c.forcing else ""
         alert = "yes" if c.alert else "no"
         print(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} {meaning[:56]:<56} {forcing:<18} "

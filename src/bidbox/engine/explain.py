@@ -133,7 +133,7 @@ def _read_calls(auction: Auction, systems: Mapping[Side, System]
                     "its side's notes do not reach this auction")
         elif entry is None:
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
-                    "here: read as the natural fallback")
+                    "here: read as judgement (the captain's placement), natural")
         if entry is not None:
             meaning = entry.text()
         elif step.call.kind.name == "PASS":

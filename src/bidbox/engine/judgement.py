@@ -13,8 +13,8 @@ and what partner has shown:
   model (``engine.tricks``, built from double-dummy solutions) from the partnership's
   combined HCP and suit lengths (own cards plus partner's expectation, ``engine.estimate``),
   spread by the model's error and partner's uncertainty, then scored with the real
-  scoring table at the table's vulnerability. Defending the opponents' contract (or
-  doubling it) is weighed the same way from our tricks in their strain.
+  scoring table at the table's vulnerability. Defending the opponents' contract is
+  weighed the same way from our tricks in their strain.
 - Calls that the notes or the base define here with another meaning are not used for a
   placement, so the walk reads every call the way the bidder meant it.
 
@@ -31,7 +31,7 @@ from functools import cache
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, Call, CallKind, Strain
+from bidbox.core.calls import ALL_BIDS, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import score_table
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import PartnerView, estimate_seats, partner_view
@@ -146,7 +146,7 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
         if last is None:
             continue  # a pass-out scores 0
         assert last.strain is not None
-        doubled_state = 1 if call == DOUBLE else auction.doubled
+        doubled_state = auction.doubled
         col = probs[:, _COLUMN[last.strain]]
         if ours_now:
             out[:, j] = col @ table[last.level - 1, int(last.strain), doubled_state, int(vul)]
@@ -189,10 +189,6 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     reserved = [b for b in _reserved_bids(state, defined) if b not in options]
     weighed = options + reserved
     ev = expected_scores(auction, weighed, probs, ctx.vul, ctx.they_vul, contested)
-    if DOUBLE in options:
-        # A penalty double by judgement needs a likely set, not only a good average.
-        ev[:, options.index(DOUBLE)] = np.where(_set_chance(auction, probs) >= SET_CHANCE,
-                                                ev[:, options.index(DOUBLE)], -np.inf)
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
@@ -211,50 +207,25 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     return out
 
 
-SET_CHANCE = 0.7
-"""How likely a set must be before judgement doubles the opponents for penalty."""
-
-
-def _set_chance(auction: Auction, probs: Array) -> Array:
-    """P(the opponents' contract goes down) from our trick distribution in its strain."""
-    last = auction.last_bid
-    assert last is not None and last.strain is not None
-    ours_needed = 13 - (last.level + 6) + 1  # tricks we need to set it
-    return np.asarray(probs[:, _COLUMN[last.strain], ours_needed:].sum(axis=1))
-
-
 def _reserved_bids(state: TableState, defined: set[Call]) -> list[Call]:
     auction = state.auction
     return [c for c in sorted(defined, key=lambda c: c.rank) if c.is_bid
             and auction.is_legal(c)]
 
 
-def _may_penalise(auction: Auction, side: Side) -> bool:
-    """A judged double is for penalty, so only where a player would read it so: the
-    opponents have overreached to the three level, or outbid a side that has bid (a double
-    of a low opening or overcall would be read as takeout, and left in by partner)."""
-    last = auction.last_bid
-    assert last is not None
-    we_bid = any(c.is_bid and auction.seat_of(i).side is side
-                 for i, c in enumerate(auction.calls))
-    return last.level >= 3 or (we_bid and last.level >= 2)
-
-
 def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
-    """The calls the placement weighs: pass (unless forced), a penalty double of the
-    opponents' contract, and every legal bid the notes and base do not define here; under
-    a game force, only bids at game or higher."""
+    """The calls the placement weighs: pass (unless forced) and every legal bid the notes
+    and base do not define here; under a game force, only bids at game or higher. No
+    penalty double: judged doubles (of two-level contracts and up, of three-level ones, of
+    games) each cost IMPs on the real boards (benchmarks/bench_real_boards.py: par gap
+    -0.73, -0.71 against -0.57 without them for sbu-level1), since the estimate of the
+    defence is too rough to double on."""
     auction = state.auction
     seat = auction.next_seat
-    last_index = auction.last_bid_index()
-    theirs = last_index >= 0 and auction.seat_of(last_index).side is not seat.side
     forced_game = state.side(seat).game_forced
     options: list[Call] = []
     if duty != "forced" and auction.is_legal(PASS) and PASS not in defined:
         options.append(PASS)
-    if theirs and auction.is_legal(DOUBLE) and DOUBLE not in defined and _may_penalise(
-            auction, seat.side):
-        options.append(DOUBLE)
     last = auction.last_bid
     first = last.rank + 1 if last is not None else 0
     bids = [b for b in ALL_BIDS[first:] if b not in defined]
