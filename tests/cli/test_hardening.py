@@ -296,3 +296,48 @@ def test_stdout_closed_early() -> None:
     proc.stdout.close()  # nothing read: the first write meets a closed pipe
     err = proc.stderr.read().decode()
     assert proc.wait(timeout=120) == 0 and err == ""
+
+
+# --- 6. results that cannot be written -------------------------------------------------
+SIMULATE = ["simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals", "3",
+            "--seed", "4", "--workers", "1"]
+
+
+def test_report_json_is_a_folder(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "run"
+    (out / "report.json").mkdir(parents=True)
+    code = main([*SIMULATE, "--no-plots", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "IMP" in captured.out or "imp" in captured.out.lower()  # the report was printed
+    assert captured.err.strip().startswith(f"bidbox simulate: error: cannot write "
+                                           f"'{out / 'report.json'}': Is a directory")
+    assert "Traceback" not in captured.err and len(captured.err.strip().splitlines()) == 1
+    # The boards are kept: a rerun plays none again.
+    (out / "report.json").rmdir()
+    assert main([*SIMULATE, "--no-plots", "--out", str(out), "--json"]) == 0
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert data == json.loads((out / "report.json").read_text(encoding="utf-8"))
+    assert main([*SIMULATE, "--no-plots", "--out", str(out)]) == 0
+    assert "0 boards played now, 3 from the store" in capsys.readouterr().out
+
+
+def test_plots_cannot_be_written(tmp_path: Path, capsys: Capsys,
+                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    import bidbox.sim.runner as runner
+
+    def full_disk(*_: object) -> list[Path]:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(runner, "write_plots", full_disk)
+    out = tmp_path / "run"
+    code = main([*SIMULATE, "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.strip() == (f"bidbox simulate: error: cannot write plots in '{out}': "
+                                    f"No space left on device (the board results are kept "
+                                    f"in the store in '{out}')")
+    assert (out / "report.json").is_file()  # the report is not lost with the plots
+    assert "written to" in captured.out and "report.json" in captured.out

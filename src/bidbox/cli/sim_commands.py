@@ -79,14 +79,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                     plots=not args.no_plots)
     if args.json:
         print(json.dumps(run.report.to_json(), indent=2))
-        return 0
+        return _write_errors(run.write_errors, out)
     for line in run.report.lines():
         print(line)
     if run.files:
         print(f"written to {out}: {', '.join(f.name for f in run.files)}")
     elif out is None:
         print("(give --out DIR to keep the results, resume later, and get the plots)")
-    return 0
+    return _write_errors(run.write_errors, out)
+
+
+def _write_errors(errors: list[str], out: Path | None) -> int:
+    """Status 2 with one line per file not written; the report was printed above and the
+    boards are in the store, so a rerun only writes the files again."""
+    for error in errors:
+        print(f"bidbox simulate: error: cannot write {error} (the board results are kept "
+              f"in the store in '{out}')", file=sys.stderr)
+    return 2 if errors else 0
 
 
 def cmd_deal(args: argparse.Namespace) -> int:

@@ -31,6 +31,8 @@ class MatchRun:
     report: MatchReport
     results: list[BoardResult]
     files: list[Path] = field(default_factory=list)
+    write_errors: list[str] = field(default_factory=list)
+    """Files that could not be written (the board results are in the store all the same)."""
 
 
 def batch_size_for(remaining: int, workers: int) -> int:
@@ -90,14 +92,24 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
     info.seconds = time.perf_counter() - started
     report = build_report(results, info)
     files: list[Path] = []
+    errors: list[str] = []
     if out is not None:
+        # The results are stored by now: a file that cannot be written (a full disk, a
+        # folder where report.json should be) is reported, and loses no board.
         if plots:
-            files = write_plots(results, report, out)
+            try:
+                files = write_plots(results, report, out)
+            except OSError as err:
+                errors.append(f"plots in '{out}': {err.strerror or err}")
         report.extra["files"] = [f.name for f in files] + [REPORT_NAME]
         path = out / REPORT_NAME
-        path.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
-        files.append(path)
-    return MatchRun(report, results, files)
+        try:
+            path.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+            files.append(path)
+        except OSError as err:
+            report.extra["files"].remove(REPORT_NAME)
+            errors.append(f"'{path}': {err.strerror or err}")
+    return MatchRun(report, results, files, errors)
 
 
 __all__ = ["REPORT_NAME", "MatchRun", "batch_size_for", "run_match"]
