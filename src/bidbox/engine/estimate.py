@@ -23,9 +23,9 @@ import numpy as np
 
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
-from bidbox.engine.inference import CallReading, Facts, read_state
+from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_state
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.engine.profiles import EXACT_MEASURES, profile_space
+from bidbox.engine.profiles import profile_space
 from bidbox.engine.walk import TableState
 from bidbox.lang.constraints import Constraint
 
@@ -69,23 +69,18 @@ def _moments(exact: bool) -> tuple[Array, Array]:
 
 def estimate_seat(facts: Facts) -> SeatEstimate:
     """The estimate of a seat whose calls showed ``facts``."""
-    used: set[str] = set()
-    for c, _ in facts:
-        used |= c.measures()
-    exact = used <= EXACT_MEASURES
+    exact = is_exact(facts)
     space: Features = profile_space() if exact else _estimate_pool()
-    mask = np.ones(space.n, dtype=bool)
-    for c, ctx in facts:
-        mask &= _fact_mask(c, ctx, exact)
+    mask = fitting(facts, space, lambda c, ctx: _fact_mask(c, ctx, exact))
     weight, values = _moments(exact)
     index = np.flatnonzero(mask)
     if index.size == 0:
         index = np.arange(space.n)
     w = weight[index]
-    fitting = values[index]
-    first, second = np.split((w @ fitting) / w.sum(), 2)
+    chosen = values[index]
+    first, second = np.split((w @ chosen) / w.sum(), 2)
     sd = np.sqrt(np.maximum(second - first ** 2, 0.0))
-    low = fitting[:, :5].min(axis=0)
+    low = chosen[:, :5].min(axis=0)
     return SeatEstimate(float(first[0]), float(sd[0]), _four(first[1:]), _four(sd[1:]),
                         int(low[0]), (int(low[1]), int(low[2]), int(low[3]), int(low[4])))
 

@@ -18,9 +18,9 @@ from bidbox.core.calls import Call
 from bidbox.core.seats import Seat, Side
 from bidbox.engine.bidder import PLACEMENT_PASS_TEXT, default_alert
 from bidbox.engine.features import Array, Features, sample_hands
-from bidbox.engine.inference import Facts, facts_by_seat, read_auction
+from bidbox.engine.inference import Facts, facts_by_seat, fitting, is_exact, read_auction
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.engine.profiles import EXACT_MEASURES, profile_space
+from bidbox.engine.profiles import profile_space
 from bidbox.evaluate import get_measure
 from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, Forcing, System
@@ -153,11 +153,9 @@ def measure_knowledge(facts: list[tuple[Constraint, TableContext]]) -> SeatKnowl
     used: set[str] = set()
     for c, _ in facts:
         used |= c.measures()
-    exact = used <= EXACT_MEASURES
+    exact = is_exact(facts)
     space: Features = profile_space() if exact else sample_hands()
-    mask = np.ones(space.n, dtype=bool)
-    for c, ctx in facts:
-        mask &= compile_predicate(c)(space, ctx)
+    mask = fitting(facts, space, lambda c, ctx: compile_predicate(c)(space, ctx))
     knowledge = SeatKnowledge(method="exact" if exact else f"sampled ({space.n:,} hands)")
     if not mask.any():
         knowledge.consistent = not facts

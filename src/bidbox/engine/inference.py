@@ -8,12 +8,16 @@ partner is known to hold) and the regulation checks, so they cannot disagree.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+
+import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.seats import Seat, Side
+from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
+from bidbox.engine.profiles import EXACT_MEASURES
 from bidbox.engine.walk import (
     BASE,
     SYSTEM,
@@ -92,6 +96,24 @@ def read_state(state: TableState) -> list[CallReading]:
 
 
 Facts = list[tuple[Constraint, TableContext]]
+
+
+def is_exact(facts: Facts) -> bool:
+    """Whether the facts read only what the exact profile space knows (lengths, HCP,
+    controls, shape classes): then knowledge and estimates are exact there."""
+    used: set[str] = set()
+    for c, _ in facts:
+        used |= c.measures()
+    return used <= EXACT_MEASURES
+
+
+def fitting(facts: Facts, space: Features,
+            evaluate: Callable[[Constraint, TableContext], Array]) -> Array:
+    """The points of ``space`` that fit every fact (``evaluate`` gives one fact's mask)."""
+    mask = np.ones(space.n, dtype=bool)
+    for c, ctx in facts:
+        mask &= evaluate(c, ctx)
+    return mask
 
 
 def facts_by_seat(readings: list[CallReading]) -> dict[Seat, Facts]:
