@@ -218,7 +218,7 @@ class Bid:
 
     @property
     def fallback(self) -> bool:
-        """Whether the system had no call here and the natural fallback chose one."""
+        """Whether the notes had no call here and judgement (base or placement) chose one."""
         return self.result.fallback
 
     @property
