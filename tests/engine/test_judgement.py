@@ -9,8 +9,9 @@ import numpy as np
 import pytest
 
 from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
+from bidbox.core.calls import GAME_LEVEL
 from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call
-from bidbox.engine.judgement import GAME_LEVEL, expected_scores, trick_distribution
+from bidbox.engine.judgement import expected_scores, trick_distribution
 from bidbox.engine.walk import replay
 from bidbox.evaluate import deal_batch
 from bidbox.lang import System, compile_text, load_system

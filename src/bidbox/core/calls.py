@@ -63,6 +63,10 @@ class Strain(IntEnum):
 SUITS: tuple[Strain, ...] = (Strain.S, Strain.H, Strain.D, Strain.C)
 """The four suits in PBN order (the column order of hand arrays)."""
 
+GAME_LEVEL: dict[Strain, int] = {Strain.NT: 3, Strain.S: 4, Strain.H: 4, Strain.D: 5,
+                                 Strain.C: 5}
+"""The lowest level that is game in each strain."""
+
 
 class CallKind(Enum):
     PASS = "P"

@@ -83,12 +83,13 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
     defined: frozenset[Call] = frozenset()
     default_pass = None
     if here.node is not None:
-        default_pass = next((e for e in candidates(here.node, ctx) if e.is_default_pass), None)
+        entries = candidates(here.node, ctx)
+        default_pass = next((e for e in entries if e.is_default_pass), None)
         skip = frozenset() if default_pass is None else frozenset({default_pass.call})
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
             remaining &= ~hit
-        defined = _defined(candidates(here.node, ctx), default_pass)
+        defined = _defined(entries, default_pass)
     if remaining.any() and here.base is not None and state.opened:
         rest = np.flatnonzero(remaining)
         for entry, hit in choose_at_node(here.base, hands.take(rest), ctx, auction, defined):

@@ -18,9 +18,9 @@ from bidbox.core.calls import Call
 from bidbox.core.seats import Seat, Side
 from bidbox.engine.bidder import PLACEMENT_PASS_TEXT, default_alert
 from bidbox.engine.features import Array, Features, sample_hands
-from bidbox.engine.inference import Facts, facts_by_seat, fitting, is_exact, read_auction
+from bidbox.engine.inference import Facts, facts_by_seat, fitting, measures_of, read_auction
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.engine.profiles import profile_space
+from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.evaluate import get_measure
 from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, Forcing, System
@@ -150,10 +150,8 @@ def _read_calls(auction: Auction, systems: Mapping[Side, System]
 
 def measure_knowledge(facts: list[tuple[Constraint, TableContext]]) -> SeatKnowledge:
     """Ranges of HCP, suit lengths and every other constrained measure over fitting hands."""
-    used: set[str] = set()
-    for c, _ in facts:
-        used |= c.measures()
-    exact = is_exact(facts)
+    used = measures_of(facts)
+    exact = used <= EXACT_MEASURES
     space: Features = profile_space() if exact else sample_hands()
     mask = fitting(facts, space, lambda c, ctx: compile_predicate(c)(space, ctx))
     knowledge = SeatKnowledge(method="exact" if exact else f"sampled ({space.n:,} hands)")

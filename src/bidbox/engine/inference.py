@@ -98,13 +98,18 @@ def read_state(state: TableState) -> list[CallReading]:
 Facts = list[tuple[Constraint, TableContext]]
 
 
-def is_exact(facts: Facts) -> bool:
-    """Whether the facts read only what the exact profile space knows (lengths, HCP,
-    controls, shape classes): then knowledge and estimates are exact there."""
+def measures_of(facts: Facts) -> set[str]:
+    """Every measure the facts read."""
     used: set[str] = set()
     for c, _ in facts:
         used |= c.measures()
-    return used <= EXACT_MEASURES
+    return used
+
+
+def is_exact(facts: Facts) -> bool:
+    """Whether the facts read only what the exact profile space knows (lengths, HCP,
+    controls, shape classes): then knowledge and estimates are exact there."""
+    return measures_of(facts) <= EXACT_MEASURES
 
 
 def fitting(facts: Facts, space: Features,

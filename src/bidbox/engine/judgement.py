@@ -31,7 +31,7 @@ from functools import cache
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import ALL_BIDS, PASS, Call, CallKind, Strain
+from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import score_table
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import PartnerView, estimate_seats, partner_view
@@ -40,7 +40,6 @@ from bidbox.engine.tricks import estimate_tricks, trick_model_info
 from bidbox.engine.walk import TableState, table_context
 from bidbox.lang.system import Forcing, System
 
-GAME_LEVEL = {Strain.NT: 3, Strain.S: 4, Strain.H: 4, Strain.D: 5, Strain.C: 5}
 _COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3, Strain.NT: 4}
 """Strain -> column of the trick model's output (S, H, D, C, NT)."""
 
@@ -69,7 +68,7 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     rho_quiet = bool(auction.calls) and auction.calls[-1] == PASS
     rho_no_bid = bool(auction.calls) and not auction.calls[-1].is_bid
     last_index = auction.last_bid_index()
-    contract_ours = last_index >= 0 and auction.seat_of(last_index).side is seat.side
+    contract_ours = _contract_ours(auction)
     if partner is not None and partner.call.kind is not CallKind.PASS:
         if partner.entry is None and rho_no_bid:
             # Partner's own judgement placed the contract; a double of it does not
@@ -129,9 +128,8 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
     table = score_table().astype(np.float64)
     n = probs.shape[0]
     out = np.zeros((n, len(options)))
-    last_index = auction.last_bid_index()
     last = auction.last_bid
-    ours_now = last_index >= 0 and auction.seat_of(last_index).side is auction.next_seat.side
+    ours_now = _contract_ours(auction)
     k = np.arange(14)
     for j, call in enumerate(options):
         if call.is_bid:
@@ -186,7 +184,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
     # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
     # past it.
-    reserved = [b for b in _reserved_bids(state, defined) if b not in options]
+    reserved = [b for b in _reserved_bids(auction, defined) if b not in options]
     weighed = options + reserved
     ev = expected_scores(auction, weighed, probs, ctx.vul, ctx.they_vul, contested)
     top = np.argmax(ev, axis=1)
@@ -195,20 +193,23 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     allowed = ranks[None, :len(options)] < ceiling[:, None]
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
-    last_index = auction.last_bid_index()
-    ours_now = last_index >= 0 and auction.seat_of(last_index).side is seat.side
+    ours_now = _contract_ours(auction)
     out = []
     for j in np.unique(best):
         mask = best == j
         call = options[int(j)]
-        out.append(Judgement(call, mask, _reason(call, duty, combined_hcp[mask],
-                                                  combined_len[mask], tricks[mask],
+        out.append(Judgement(call, mask, _reason(call, duty, combined_len[mask], tricks[mask],
                                                   view.hcp[mask], own_hcp[mask], ours_now)))
     return out
 
 
-def _reserved_bids(state: TableState, defined: set[Call]) -> list[Call]:
-    auction = state.auction
+def _contract_ours(auction: Auction) -> bool:
+    """Whether the last bid, the contract so far, is the side to call's."""
+    last_index = auction.last_bid_index()
+    return last_index >= 0 and auction.seat_of(last_index).side is auction.next_seat.side
+
+
+def _reserved_bids(auction: Auction, defined: set[Call]) -> list[Call]:
     return [c for c in sorted(defined, key=lambda c: c.rank) if c.is_bid
             and auction.is_legal(c)]
 
@@ -237,8 +238,8 @@ def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
     return options
 
 
-def _reason(call: Call, duty: str, combined: Array, lengths: Array, tricks: Array,
-            partner_hcp: Array, own: Array, ours: bool) -> str:
+def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: Array,
+            own: Array, ours: bool) -> str:
     """One line a player reads: what partner shows, what we hold, the estimate."""
     strain = call.strain
     held = f"we hold {_num(own.mean())} HCP, partner about {_num(partner_hcp.mean())}"
@@ -259,6 +260,6 @@ def _num(x: float) -> str:
     return f"{x:.0f}"
 
 
-__all__ = ["GAME_LEVEL", "Judgement", "expected_scores", "judge", "obligation",
+__all__ = ["Judgement", "expected_scores", "judge", "obligation",
            "trick_distribution"]
 

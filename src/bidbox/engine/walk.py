@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import Call, CallKind
+from bidbox.core.calls import GAME_LEVEL, Call, CallKind
 from bidbox.core.seats import Seat, Side
 from bidbox.engine.predicates import TableContext
 from bidbox.lang.compiler import TableContext as GuardContext
@@ -138,8 +138,7 @@ def read_call(state: TableState, call: Call) -> WalkStep:
     here = state.side(seat)
     index = len(auction.calls)
     if not state.opened and call.kind is CallKind.PASS:
-        entry = None if here.node is None else next(
-            (e for e in candidates(here.node, ctx) if e.call == call), None)
+        _, entry = step_ours(here.node, call, ctx)
         return WalkStep(index, seat, call, ctx, here.node, entry,
                         SYSTEM if entry is not None else None, here.base)
     _, entry = step_ours(here.node, call, ctx)
@@ -194,10 +193,9 @@ def _game_reached(auction: Auction, side: Side) -> bool:
     if auction.seat_of(auction.last_bid_index()).side is not side:
         return auction.doubled > 0
     assert last.strain is not None
-    return last.level >= _GAME_LEVEL[last.strain.name]
+    return last.level >= GAME_LEVEL[last.strain]
 
 
-_GAME_LEVEL = {"NT": 3, "S": 4, "H": 4, "D": 5, "C": 5}
 _RELEASES = (Forcing.NONFORCING, Forcing.INVITATIONAL, Forcing.SIGNOFF)
 
 

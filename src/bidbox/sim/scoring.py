@@ -14,7 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.auction import Contract
-from bidbox.core.calls import Strain
+from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.core.scoring import score_table
 from bidbox.core.seats import Seat, Side, Vulnerability
 
@@ -99,8 +99,7 @@ def contract_class(contract: Contract | None) -> str:
         return "grand slam"
     if contract.level == 6:
         return "small slam"
-    game_level = {Strain.NT: 3, Strain.S: 4, Strain.H: 4, Strain.D: 5, Strain.C: 5}
-    return "game" if contract.level >= game_level[contract.strain] else "partscore"
+    return "game" if contract.level >= GAME_LEVEL[contract.strain] else "partscore"
 
 
 def parse_contract(text: str | None, declarer: str | None) -> Contract | None:

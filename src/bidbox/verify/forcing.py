@@ -13,36 +13,22 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS
 from bidbox.core.seats import Side
 from bidbox.engine.predicates import compile_predicate
-from bidbox.engine.walk import advance, start
-from bidbox.lang.system import CallEntry, Node, System
+from bidbox.engine.walk import replay
+from bidbox.lang.system import CallEntry, System
 from bidbox.verify.lint import Finding, _context, _space_for, _witness
 
 _ASKING = frozenset({"relay", "ask", "puppet", "stayman", "blackwood", "gerber", "keycard"})
 """Tags of calls that partner must answer, forcing written or not (an answer is not one)."""
 
 
-def _entries(node: Node) -> list[CallEntry]:
-    out: list[CallEntry] = []
-    for entry in node.calls:
-        out.append(entry)
-        out.extend(_entries(entry.node))
-    for opp in node.opp:
-        out.extend(_entries(opp.node))
-    return out
-
-
 def _base_covers(system: System, entry: CallEntry) -> bool:
     """Whether the system's base has calls for partner after ``entry``'s auction."""
     if system.base is None:
         return False
-    systems = {Side.NS: system, Side.EW: system}
-    state = start(systems, Auction())
-    for call in entry.auction:
-        if state.auction.is_ended or not state.auction.is_legal(call):
-            return False
-        state = advance(state, call)
-    if not state.auction.is_ended and state.auction.is_legal(PASS):
-        state = advance(state, PASS)
+    auction = Auction().extend(entry.auction)  # the compiler made every call legal here
+    if auction.is_ended:
+        return False
+    _, state = replay(auction.add(PASS), {Side.NS: system, Side.EW: system})
     base = state.side(state.next_seat).base
     return base is not None and bool(base.calls)
 
@@ -59,7 +45,7 @@ def open_forcing_calls(system: System) -> list[Finding]:
     """Every forcing call (or ask, relay, transfer) after which the notes give partner no
     call."""
     findings = []
-    for entry in _entries(system.root):
+    for entry in (e for node in system.nodes() for e in node.calls):
         forcing = entry.forcing is not None and entry.forcing.is_forcing
         asks = bool(_ASKING.intersection(entry.tags)) or any(
             t.startswith("transfer") for t in entry.tags)
