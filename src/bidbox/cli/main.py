@@ -354,6 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
     from bidbox.cli.sim_commands import add_parsers as add_sim_parsers
 
     add_sim_parsers(sub)
+    from bidbox.cli.web_commands import add_parsers as add_web_parsers
+    add_web_parsers(sub)
 
     p = sub.add_parser("demo", help="a short tour (what `make run` shows)")
     p.set_defaults(func=cmd_demo)

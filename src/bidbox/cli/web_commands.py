@@ -1,0 +1,62 @@
+"""``bidbox serve``: the bidding table in the browser (FastAPI app run by uvicorn).
+
+Kept apart from :mod:`bidbox.cli.main` so that the other commands never import the web
+stack; :func:`add_parsers` hangs the sub-command on the main parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bidbox.errors import BidboxError
+
+
+class ServeError(BidboxError):
+    """A ``serve`` argument that cannot be used (port out of range, unusable --db)."""
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Start the server and print its URL; blocks until interrupted (Ctrl-C)."""
+    from bidbox.web.store import default_db_path
+
+    if not 0 <= args.port <= 65535:
+        raise ServeError(f"--port {args.port}: a port is 0 to 65535")
+    db = Path(args.db) if args.db else default_db_path()
+    if db.exists() and not db.is_file():
+        raise ServeError(f"--db '{db}' is a folder: give the path of an SQLite file")
+    try:
+        import uvicorn
+
+        from bidbox.web.app import create_app
+    except ImportError as err:
+        raise ServeError(f"the web app needs its packages ({err.name}): "
+                         "reinstall bidbox (`make run` does it)") from None
+    try:
+        app = create_app(db)
+    except OSError as err:
+        raise ServeError(f"--db '{db}': {err.strerror or err}") from None
+    except Exception as err:  # sqlite3.DatabaseError: not an SQLite file
+        raise ServeError(f"--db '{db}': cannot use it as the store: {err}") from None
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"bidbox bidding table: http://{shown}:{args.port}/  (boards stored in {db}; "
+          "Ctrl-C stops)", file=sys.stderr, flush=True)
+    config = uvicorn.Config(app, host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(config)
+    server.run()
+    return 0 if server.started else 2
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``serve`` to the ``bidbox`` command."""
+    p = sub.add_parser("serve", help="the bidding table in the browser (what `make run` starts)")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    p.add_argument("--db", metavar="PATH",
+                   help="SQLite file of the boards (default: bidbox.sqlite in the user's "
+                        "data directory)")
+    p.set_defaults(func=cmd_serve)
+
+
+__all__ = ["ServeError", "add_parsers", "cmd_serve"]

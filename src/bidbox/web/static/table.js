@@ -1,0 +1,298 @@
+// The bidding table's page: a thin client of the JSON API (no build step).
+// State lives on the server; this file only draws what GET /api/tables/{id} answers.
+"use strict";
+
+const SUITS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660", N: "NT" };
+const COLUMNS = ["W", "N", "E", "S"];
+const STRAINS = ["C", "D", "H", "S", "NT"];
+let current = null; // the table's state as the API answered it
+let pending = null; // the call being previewed
+
+const $ = (id) => document.getElementById(id);
+
+function show(text) {
+  // "1C" -> "1♣", "P" -> "Pass"; calls stay canonical in data attributes.
+  if (text === "P") return "Pass";
+  if (text === "X" || text === "XX") return text;
+  const level = text[0], strain = text.slice(1);
+  return level + (strain === "NT" ? "NT" : SUITS[strain]);
+}
+
+function esc(text) {
+  return String(text ?? "").replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+}
+
+async function api(method, path, body) {
+  const options = { method, headers: {} };
+  if (body !== undefined) {
+    options.headers["Content-Type"] = "application/json";
+    options.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, options);
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    let detail = data.detail;
+    if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ");
+    throw new Error(detail || `${response.status} ${response.statusText}`);
+  }
+  return data;
+}
+
+function panel(name) {
+  for (const id of ["setup", "table", "history"]) $(id).hidden = id !== name;
+}
+
+// --- setup ------------------------------------------------------------------------
+async function readPbnFile() {
+  const file = $("pbn-file").files[0];
+  return file ? await file.text() : null;
+}
+
+async function newTable(event) {
+  event.preventDefault();
+  $("setup-error").textContent = "";
+  const form = new FormData($("setup-form"));
+  const body = { system: form.get("system"), opponents: form.get("opponents"), seat: form.get("seat") };
+  const words = String(form.get("options") || "").split(/\s+/).filter(Boolean);
+  if (words.length) body.options = words;
+  for (const key of ["dealer", "vul", "constraint", "reach", "deal"]) {
+    const value = String(form.get(key) || "").trim();
+    if (value) body[key] = value;
+  }
+  const pbn = await readPbnFile();
+  if (pbn) body.pbn = pbn;
+  if (form.get("board")) body.board = Number(form.get("board"));
+  $("deal-button").disabled = true;
+  try {
+    open(await api("POST", "/api/tables", body));
+  } catch (err) {
+    $("setup-error").textContent = err.message;
+  } finally {
+    $("deal-button").disabled = false;
+  }
+}
+
+function open(state) {
+  current = state;
+  location.hash = "t=" + state.id;
+  panel("table");
+  draw();
+}
+
+// --- the table ------------------------------------------------------------------
+function drawHand(pbn, into) {
+  const suits = pbn.split(".");
+  into.innerHTML = ["S", "H", "D", "C"].map((s, i) =>
+    `<div class="suit suit-${s}"><span>${SUITS[s]}</span> ${esc(suits[i] || "\u2014")}</div>`).join("");
+}
+
+function draw() {
+  const s = current;
+  $("board-info").innerHTML = `Board ${s.board} · dealer ${s.dealer} · vulnerable ${esc(s.vul)} · ` +
+    `you sit <b>${s.seat}</b> · ${esc(s.system)} against ${esc(s.opponents)}` +
+    `<div class="origin">${esc(s.origin)}</div>`;
+  drawHand(s.hand, $("hand"));
+  drawAuction();
+  drawBox();
+  $("status").textContent = s.ended
+    ? (s.contract ? `Final contract ${s.contract} by ${s.declarer}` : "Passed out")
+    : (s.your_turn ? "Your call" : `${s.next_seat} to call`);
+  $("export").href = `/api/tables/${s.id}/pbn`;
+  $("undo").disabled = !s.calls.some((c) => c.by === "you");
+  drawKnowledge();
+  $("preview").hidden = true;
+  $("explain").hidden = true;
+  if (s.ended) loadReview(); else $("review").hidden = true;
+}
+
+function drawAuction() {
+  const s = current;
+  const body = $("auction").querySelector("tbody");
+  const cells = [];
+  const skip = COLUMNS.indexOf(s.dealer);
+  for (let i = 0; i < skip; i++) cells.push("<td></td>");
+  s.calls.forEach((c, i) => {
+    const classes = ["call", c.by === "you" ? "mine" : "robot"];
+    if (c.alert) classes.push("alerted");
+    if (c.stop_card) classes.push("stopped");
+    cells.push(`<td><button class="${classes.join(" ")}" data-index="${i}" title="${esc(c.meaning)}">` +
+      `${show(c.call)}${c.alert ? '<sup class="alert-mark">!</sup>' : ""}</button></td>`);
+  });
+  if (!s.ended) cells.push('<td class="next">?</td>');
+  const rows = [];
+  for (let i = 0; i < cells.length; i += 4) rows.push(`<tr>${cells.slice(i, i + 4).join("")}</tr>`);
+  body.innerHTML = rows.join("");
+  body.querySelectorAll("button.call").forEach((b) => {
+    b.addEventListener("click", () => explainCall(Number(b.dataset.index)));
+    b.addEventListener("mouseenter", () => explainCall(Number(b.dataset.index)));
+  });
+}
+
+function sourceText(source) {
+  return { system: "the notes", base: "the natural base", placement: "the captain's placement (judgement)" }[source] || source || "?";
+}
+
+function explainCall(index) {
+  const c = current.calls[index];
+  const forcing = c.forcing ? ` · ${esc(c.forcing)}` : "";
+  const alert = c.alert ? `<div class="alert">Alert: ${esc(c.alert_rule)}</div>` :
+    `<div class="no-alert">no alert: ${esc(c.alert_rule)}</div>`;
+  const stop = c.stop_card ? '<div class="stop">Stop card: a jump bid</div>' : "";
+  const reason = c.reason ? `<div class="reason">why: ${esc(c.reason)}</div>` : "";
+  const shows = c.shows ? `<div class="shows">shows: ${esc(c.shows)}</div>` : "";
+  const denies = c.denies && c.denies.length ? `<div class="denies">denies: ${c.denies.map(show).join(" ")}</div>` : "";
+  $("explain").innerHTML = `<b>${c.seat} ${show(c.call)}</b> ${c.by === "you" ? "(you)" : ""}: ${esc(c.meaning)}${forcing}` +
+    alert + stop + shows + denies + `<div class="source">decided by ${sourceText(c.source)}</div>` + reason;
+  $("explain").hidden = false;
+}
+
+function drawBox() {
+  const s = current;
+  const legal = new Set(s.legal_calls);
+  const enabled = (call) => s.your_turn && legal.has(call);
+  const parts = [];
+  for (let level = 1; level <= 7; level++) {
+    parts.push('<div class="level">' + STRAINS.map((st) => {
+      const call = `${level}${st}`;
+      return `<button class="bid strain-${st}" data-call="${call}" ${enabled(call) ? "" : "disabled"}>${show(call)}</button>`;
+    }).join("") + "</div>");
+  }
+  parts.push('<div class="level specials">' + ["P", "X", "XX"].map((call) =>
+    `<button class="bid special" data-call="${call}" ${enabled(call) ? "" : "disabled"}>${show(call)}</button>`).join("") + "</div>");
+  $("box").innerHTML = parts.join("");
+  $("box").querySelectorAll("button.bid").forEach((b) => b.addEventListener("click", () => previewCall(b.dataset.call)));
+}
+
+async function previewCall(call) {
+  $("table-error").textContent = "";
+  try {
+    const p = await api("GET", `/api/tables/${current.id}/preview?call=${encodeURIComponent(call)}`);
+    pending = call;
+    $("stop-card").hidden = !p.stop_card;
+    const alert = p.alert ? `<div class="alert">Alert! Partner alerts it: ${esc(p.alert_rule)}</div>` : "";
+    $("preview-text").innerHTML = `<b>${show(call)}</b>: ${esc(p.meaning)}` + alert +
+      (p.shows ? `<div class="shows">shows: ${esc(p.shows)}</div>` : "");
+    $("confirm").textContent = `Bid ${show(call)}`;
+    $("preview").hidden = false;
+  } catch (err) {
+    $("table-error").textContent = err.message;
+  }
+}
+
+async function confirmCall() {
+  if (!pending) return;
+  const call = pending;
+  pending = null;
+  $("confirm").disabled = true;
+  try {
+    current = await api("POST", `/api/tables/${current.id}/calls`, { call, seat: current.seat });
+    draw();
+  } catch (err) {
+    $("table-error").textContent = err.message;
+  } finally {
+    $("confirm").disabled = false;
+  }
+}
+
+async function undo() {
+  $("table-error").textContent = "";
+  try {
+    current = await api("POST", `/api/tables/${current.id}/undo`);
+    draw();
+  } catch (err) {
+    $("table-error").textContent = err.message;
+  }
+}
+
+function drawKnowledge() {
+  const k = current.knowledge || {};
+  const rows = Object.entries(k).map(([seat, facts]) => {
+    const parts = [];
+    if (facts.hcp) parts.push(`${facts.hcp[0]}-${facts.hcp[1]} HCP`);
+    for (const s of ["S", "H", "D", "C"]) if (facts[s] && (facts[s][0] > 0 || facts[s][1] < 13)) parts.push(`${facts[s][0]}-${facts[s][1]}${SUITS[s]}`);
+    return `<div><b>${seat}</b> ${parts.join(", ")}${facts.consistent === false ? " (inconsistent)" : ""}</div>`;
+  });
+  $("knowledge").innerHTML = rows.length ? "<h3>Known now</h3>" + rows.join("") : "";
+}
+
+// --- review --------------------------------------------------------------------
+async function loadReview() {
+  const id = current.id;
+  $("review").hidden = false;
+  $("review").innerHTML = "<p>Solving the deal double dummy\u2026</p>";
+  try {
+    const r = await api("GET", `/api/tables/${id}/review`);
+    if (!current || current.id !== id) return;
+    drawReview(r);
+  } catch (err) {
+    $("review").innerHTML = `<p class="error">${esc(err.message)}</p>`;
+  }
+}
+
+function resultText(t) {
+  if (!t.contract) return "passed out, 0";
+  return `${t.contract} by ${t.declarer}, ${t.tricks} tricks, ${t.score > 0 ? "+" : ""}${t.score}`;
+}
+
+function drawReview(r) {
+  const dd = Object.entries(r.double_dummy).map(([strain, seats]) =>
+    `<tr><th>${strain === "NT" ? "NT" : SUITS[strain]}</th>${["N", "E", "S", "W"].map((s) => `<td>${seats[s]}</td>`).join("")}</tr>`).join("");
+  const calls = r.your_calls.map((c) => `<li class="${c.agrees ? "agrees" : "differs"}">after '${esc(c.auction_before) || "(start)"}' ` +
+    `you bid <b>${show(c.call)}</b>, the system ${show(c.system_call)}` +
+    (c.agrees ? " \u2714" : `<div class="why">${esc(c.why)}</div>`) + "</li>").join("");
+  const hands = Object.entries(r.hands).map(([seat, pbn]) => `<div class="review-hand"><b>${seat}</b> ${esc(pbn)}</div>`).join("");
+  $("review").innerHTML = `<h3>Review</h3>` +
+    `<p id="result">This table: ${resultText(r.table)}</p>` +
+    `<p id="robot-table">Robots in your seat: ${esc(r.robot_table.auction)}: ${resultText(r.robot_table)} · ` +
+    `<b>${r.imps > 0 ? "+" : ""}${r.imps} IMPs</b> for you</p>` +
+    (r.par ? `<p id="par">Par ${r.par.score > 0 ? "+" : ""}${r.par.score} (${esc(r.par.contracts)})</p>` : "") +
+    `<table id="dd"><thead><tr><th></th><th>N</th><th>E</th><th>S</th><th>W</th></tr></thead><tbody>${dd}</tbody></table>` +
+    `<h3>Your calls</h3><ol id="your-calls">${calls || "<li>none</li>"}</ol>` + hands;
+}
+
+// --- history ------------------------------------------------------------------
+async function history(event) {
+  if (event) event.preventDefault();
+  panel("history");
+  const rows = await api("GET", "/api/tables");
+  $("history-list").innerHTML = rows.map((r) => `<li><a href="#t=${r.id}" class="open-table" data-id="${r.id}">` +
+    `board ${r.board}: ${esc(r.auction) || "(no calls)"}</a> ${r.contract ? esc(r.contract) : r.ended ? "passed out" : "(in progress)"} ` +
+    `<small>${esc(r.system)} v ${esc(r.opponents)}, you ${r.seat}</small> ` +
+    `<button class="replay quiet" data-id="${r.id}">play again</button></li>`).join("") || "<li>no boards yet</li>";
+  document.querySelectorAll(".open-table").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); resume(a.dataset.id); }));
+  document.querySelectorAll(".replay").forEach((b) => b.addEventListener("click", () => replay(b.dataset.id)));
+}
+
+async function resume(id) {
+  try {
+    open(await api("GET", `/api/tables/${id}`));
+  } catch (err) {
+    panel("setup");
+    $("setup-error").textContent = err.message;
+  }
+}
+
+async function replay(id) {
+  // The same deal, systems, seat, dealer and vulnerability at a new table.
+  const old = await api("GET", `/api/tables/${id}/review`).catch(() => null);
+  const state = await api("GET", `/api/tables/${id}`);
+  const hands = old ? old.hands : state.hands;
+  if (!hands) return resume(id);
+  const deal = "N:" + ["N", "E", "S", "W"].map((s) => hands[s]).join(" ");
+  open(await api("POST", "/api/tables", {
+    system: state.system, opponents: state.opponents, options: state.options,
+    opponent_options: state.opponent_options, seat: state.seat, dealer: state.dealer,
+    vul: state.vul, deal,
+  }));
+}
+
+// --- wiring --------------------------------------------------------------------
+$("setup-form").addEventListener("submit", newTable);
+$("confirm").addEventListener("click", confirmCall);
+$("cancel").addEventListener("click", () => { pending = null; $("preview").hidden = true; });
+$("undo").addEventListener("click", undo);
+$("show-setup").addEventListener("click", (e) => { e.preventDefault(); panel("setup"); });
+$("show-history").addEventListener("click", history);
+$("opponents").value = $("system").value;
+const match = location.hash.match(/t=([\w-]+)/);
+if (match) resume(match[1]);
