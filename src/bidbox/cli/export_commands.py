@@ -1,0 +1,72 @@
+"""`bidbox publish`: the system written for the tools players use elsewhere (issue 14).
+
+Each format is a module of :mod:`bidbox.formats`; this module only parses the command
+line, reads the tree once and writes the file. A path that cannot be written is a one-line
+error, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from bidbox.api import get_regulation, load_system
+from bidbox.errors import BidboxError
+from bidbox.lang import parse_options
+
+FORMATS = ("bboalert",)
+BINARY = {"pdf"}
+
+
+def render(system_name: str, fmt: str, options: list[str] | None = None,
+           regulation: str = "sbu", depth: int | None = None) -> str | bytes:
+    """The file of one format for a system, as text (bytes for PDF)."""
+    from bidbox.formats.tree import read_tree
+
+    system = load_system(system_name, parse_options(options)).compiled
+    reg = get_regulation(regulation)
+    tree = read_tree(system, reg, depth)
+    if fmt == "bboalert":
+        from bidbox.formats.bboalert import write_bboalert
+
+        return write_bboalert(tree)
+    raise BidboxError(f"unknown format '{fmt}': use one of {', '.join(FORMATS)}")
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    if args.depth is not None and args.depth < 1:
+        raise BidboxError(f"--depth {args.depth}: give 1 or more rounds of our calls")
+    out = args.output
+    if args.format in BINARY and out in (None, "-"):
+        raise BidboxError(f"--format {args.format} writes a binary file: name it with -o PATH")
+    content = render(args.system, args.format, args.option, args.regulation, args.depth)
+    if out in (None, "-"):
+        assert isinstance(content, str)
+        sys.stdout.write(content)
+        return 0
+    path = Path(out)
+    try:
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    except OSError as err:
+        raise BidboxError(f"cannot write '{path}': {err.strerror or err}") from None
+    print(f"wrote {path} ({args.format}, {len(content):,} "
+          f"{'bytes' if isinstance(content, bytes) else 'characters'})")
+    return 0
+
+
+def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("publish", help="the system as HTML/PDF notes, convention cards, "
+                                       "BBOalert, BML or BSS")
+    p.add_argument("--system", required=True, help="a shipped system's name or a .bbx path")
+    p.add_argument("--format", required=True, choices=FORMATS)
+    p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
+                   help="switch on a system option (repeatable)")
+    p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
+    p.add_argument("--depth", type=int, default=None,
+                   help="only the first N rounds of our calls (default: the whole tree)")
+    p.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    p.set_defaults(func=cmd_publish)
