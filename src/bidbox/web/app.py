@@ -48,6 +48,7 @@ from bidbox.web.table import (
 
 HERE = Path(__file__).parent
 SESSION_COOKIE = "bidbox_session"
+DEFAULT_SYSTEM = "sbu-level1"
 
 
 class NewTableBody(BaseModel):
@@ -57,7 +58,7 @@ class NewTableBody(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    system: str = Field("sbu-level1", description="the person's partnership's system")
+    system: str = Field(DEFAULT_SYSTEM, description="the person's partnership's system")
     opponents: str | None = Field(None, description="the opponents' system (default: same)")
     options: list[str] | dict[str, str | bool] = Field(
         default_factory=list, description="options of `system`: NAME[=VALUE] words or a map")
@@ -139,7 +140,8 @@ def create_app(db_path: Path) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     def page(request: Request, session: Session) -> HTMLResponse:
         return templates.TemplateResponse(request, "table.html",
-                                          {"systems": shipped_systems()})
+                                          {"systems": shipped_systems(),
+                                           "default": DEFAULT_SYSTEM})
 
     @app.get("/api/systems")
     def systems() -> list[dict[str, Any]]:

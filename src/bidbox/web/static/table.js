@@ -209,7 +209,7 @@ function drawKnowledge() {
   const rows = Object.entries(k).map(([seat, facts]) => {
     const parts = [];
     if (facts.hcp) parts.push(`${facts.hcp[0]}-${facts.hcp[1]} HCP`);
-    for (const s of ["S", "H", "D", "C"]) if (facts[s] && (facts[s][0] > 0 || facts[s][1] < 13)) parts.push(`${facts[s][0]}-${facts[s][1]}${SUITS[s]}`);
+    for (const s of ["S", "H", "D", "C"]) if (facts[s] && (facts[s][0] > 0 || facts[s][1] < 12)) parts.push(`${facts[s][0]}-${facts[s][1]}${SUITS[s]}`);
     return `<div><b>${seat}</b> ${parts.join(", ")}${facts.consistent === false ? " (inconsistent)" : ""}</div>`;
   });
   $("knowledge").innerHTML = rows.length ? "<h3>Known now</h3>" + rows.join("") : "";
@@ -293,6 +293,5 @@ $("cancel").addEventListener("click", () => { pending = null; $("preview").hidde
 $("undo").addEventListener("click", undo);
 $("show-setup").addEventListener("click", (e) => { e.preventDefault(); panel("setup"); });
 $("show-history").addEventListener("click", history);
-$("opponents").value = $("system").value;
 const match = location.hash.match(/t=([\w-]+)/);
 if (match) resume(match[1]);
