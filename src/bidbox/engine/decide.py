@@ -92,13 +92,20 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         defined = _defined(entries, default_pass)
     if remaining.any() and here.base is not None and state.opened:
         rest = np.flatnonzero(remaining)
-        for entry, hit in choose_at_node(here.base, hands.take(rest), ctx, auction, defined):
+        base_entries = candidates(here.base, ctx)
+        # The base's catch-all pass says "nothing natural to add": judgement decides.
+        base_pass = next((e for e in base_entries if e.is_default_pass), None)
+        base_skip = defined | ({base_pass.call} if base_pass is not None else set())
+        for entry, hit in choose_at_node(here.base, hands.take(rest), ctx, auction,
+                                         frozenset(base_skip)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[hit]] = True
             out.append(Decision(entry.call, mask, entry, BASE,
                                 f"natural base: {_system_reason(entry)}"))
             remaining &= ~mask
-        defined = defined | _defined(candidates(here.base, ctx), None)
+        defined = defined | _defined(base_entries, base_pass)
+        if default_pass is None and base_pass is not None:
+            default_pass = base_pass
     if remaining.any():
         rest = np.flatnonzero(remaining)
         for judged in judge(state, hands.take(rest), systems, set(defined),

@@ -33,19 +33,20 @@ class ShippedSystem:
     options: tuple[tuple[str, tuple[str, ...], str], ...]
 
 
-def shipped_systems() -> list[ShippedSystem]:
-    """Every system file shipped with bidbox (modules-only files are left out)."""
+def shipped_systems(bases: bool = False) -> list[ShippedSystem]:
+    """Every system file shipped with bidbox (modules-only files are left out, and natural
+    bases, which are walked beside a system rather than played, unless ``bases``)."""
     out = []
     for path in sorted(shipped_dir().glob("*.bbx")):
         doc = parse_document(_header(path.read_text(encoding="utf-8")), str(path))
-        if not doc.name:
-            continue  # a file of shared modules
+        if not doc.name or (doc.role == "base" and not bases):
+            continue  # a file of shared modules, or a base
         out.append(ShippedSystem(doc.name, doc.title, doc.source, path,
                                  tuple((n, v, d) for n, v, d, _ in doc.options)))
     return out
 
 
-_HEADER = re.compile(r"(system|title|source|option)\b")
+_HEADER = re.compile(r"(system|title|source|option|role)\b")
 
 
 def _header(text: str) -> str:
@@ -61,7 +62,7 @@ def system_path(name_or_path: str) -> Path:
         if not candidate.is_file():
             raise UnknownSystemError(f"no system file '{name_or_path}'")
         return candidate
-    shipped = {s.name: s.path for s in shipped_systems()}
+    shipped = {s.name: s.path for s in shipped_systems(bases=True)}
     if name_or_path in shipped:
         return shipped[name_or_path]
     raise UnknownSystemError(f"unknown system '{name_or_path}'"

@@ -14,7 +14,7 @@ from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
 DIRECTIVES = ("system", "title", "source", "option", "def", "module", "include", "notes",
-              "fallback", "use", "base")
+              "fallback", "use", "base", "role")
 _CALL_TOKEN = re.compile(r"^(\([^)\s]*\)|\S+)")
 
 
@@ -92,6 +92,7 @@ class Document:
     title: str = ""
     source: str = ""
     fallback: str = "natural"
+    role: str = "system"  # 'base': a natural base walked beside other systems, not played alone
     options: list[tuple[str, tuple[str, ...], str, Location]] = field(default_factory=list)
     defs: list[tuple[str, list[Token], Location]] = field(default_factory=list)
     modules: dict[str, Module] = field(default_factory=dict)
@@ -315,6 +316,12 @@ def _directive(doc: Document, word: str, tokens: list[Token], location: Location
         value = need_string()
         if value is not None:
             setattr(doc, word, value)
+    elif word == "role":
+        if len(tokens) == 1 and tokens[0].text in ("system", "base"):
+            doc.role = tokens[0].text
+        else:
+            doc.error(location, "write 'role base' (a natural base for other systems) or "
+                                "'role system'")
     elif word == "fallback":
         if len(tokens) == 1 and tokens[0].text in ("natural", "pass"):
             doc.fallback = tokens[0].text
