@@ -12,8 +12,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# The bidding table at http://127.0.0.1:8000/ (boards in the user's data directory); it
+# serves until Ctrl-C. The tour of the CLI is `$(BIN)/bidbox demo`.
 run: $(STAMP)
-	$(BIN)/bidbox demo
+	$(BIN)/bidbox serve
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks

@@ -1,0 +1,62 @@
+"""``bidbox serve``: bad arguments are one line and exit 2; a real start prints the URL and
+answers on it (what ``make run`` does, on a free port and a temporary store)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from bidbox.cli.main import main
+
+from .support import free_port
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (["--port", "70000"], "0 to 65535"),
+    (["--db", "."], "is a folder"),
+])
+def test_bad_arguments_are_one_line(args: list[str], words: str,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["serve", *args]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "notes.sqlite"
+    db.write_text("not a database, just some words that are long enough" * 20)
+    assert main(["serve", "--db", str(db), "--port", str(free_port())]) == 2
+    assert "cannot use it as the store" in capsys.readouterr().err
+
+
+def test_serve_prints_the_url_and_answers(tmp_path: Path) -> None:
+    port = free_port()
+    db = tmp_path / "store" / "bidbox.sqlite"
+    server = subprocess.Popen([sys.executable, "-m", "bidbox", "serve", "--port", str(port),
+                               "--db", str(db)], stderr=subprocess.PIPE, text=True)
+    try:
+        assert server.stderr is not None
+        line = server.stderr.readline()
+        assert f"http://127.0.0.1:{port}/" in line and str(db) in line
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/systems") as answer:
+                    names = {s["name"] for s in json.load(answer)}
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    raise
+                time.sleep(0.2)
+        assert "sbu-level1" in names
+        assert db.is_file()
+    finally:
+        server.terminate()
+        server.wait(timeout=20)
