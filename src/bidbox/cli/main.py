@@ -354,6 +354,8 @@ def build_parser() -> argparse.ArgumentParser:
     from bidbox.cli.sim_commands import add_parsers as add_sim_parsers
 
     add_sim_parsers(sub)
+    from bidbox.cli.diff_commands import add_parsers as add_diff_parsers
+    add_diff_parsers(sub)
     from bidbox.cli.export_commands import add_parsers as add_export_parsers
     add_export_parsers(sub)
     from bidbox.cli.web_commands import add_parsers as add_web_parsers
