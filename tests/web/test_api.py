@@ -312,3 +312,12 @@ def test_the_page_has_the_bidding_box_and_its_script(client: TestClient) -> None
     assert '<option value="sbu-level1"' in page.text
     assert client.get("/static/table.js").status_code == 200
     assert "/api/tables" in client.get("/openapi.json").json()["paths"]
+
+
+def test_knowledge_is_what_explain_measures(client: TestClient) -> None:
+    table = call(client, new(client), "2C")
+    known = client.get(f"/api/tables/{table['id']}/knowledge").json()
+    expected = SBU.explain(table["auction"]).to_json()["knowledge"]
+    assert known["auction"] == table["auction"] and known["knowledge"] == expected
+    assert known["knowledge"]["N"]["hcp"] == [12, 14]
+    assert client.get("/api/tables/nosuch/knowledge").status_code == 404

@@ -196,6 +196,14 @@ def create_app(db_path: Path) -> FastAPI:
             store.update(row)
             return answer(row, table)
 
+    @app.get("/api/tables/{table_id}/knowledge")
+    def knowledge(table_id: str, session: Session) -> dict[str, Any]:
+        """What each seat is known to hold after the auction so far (as `bidbox explain`
+        shows it: exact over the hand profiles, or sampled, with the method named)."""
+        row = load(table_id, session)
+        with reasons():
+            return {"id": row.id, **table_of(row).knowledge()}
+
     @app.get("/api/tables/{table_id}/preview")
     def preview(table_id: str, call: str, session: Session) -> dict[str, Any]:
         """What ``call`` would show if the person made it now: meaning, alert, Stop card."""

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from bidbox.api import Bid, System, load_system, parse_deal
+from bidbox.api import Bid, Explanation, System, get_regulation, load_system, parse_deal
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.core.hand import Hand
@@ -219,9 +219,16 @@ class Table:
         del self.calls[mine[-1]:]
 
     def explanation(self) -> dict[str, Any]:
-        """``System.explain`` of the auction so far, each call marked with who made it."""
+        """Every call of the auction so far read as ``System.explain`` reads it (meaning,
+        forcing, alert with its rule, source), each marked with who made it.
+
+        What each seat is known to hold is left out (see :meth:`knowledge`): measuring it
+        over the profile space or the sampled pool is nine tenths of explain's time, and
+        a table answers a call much more often than anybody looks at the knowledge.
+        """
         ns, ew = self.ns_ew()
-        data = ns.explain(self.auction(), opponents=ew).to_json()
+        data = _explain_calls(self.auction(), ns, ew).to_json()
+        data.pop("knowledge", None)
         calls: list[dict[str, Any]] = list(data["calls"])  # type: ignore[call-overload]
         for row, made in zip(calls, self.calls, strict=True):
             row["by"] = made["by"]
@@ -229,6 +236,12 @@ class Table:
                 row["reason"] = made["reason"]
         data["calls"] = calls
         return data
+
+    def knowledge(self) -> dict[str, Any]:
+        """What each seat is known to hold after the auction so far (``System.explain``)."""
+        ns, ew = self.ns_ew()
+        data = ns.explain(self.auction(), opponents=ew).to_json()
+        return {"auction": data["auction"], "knowledge": data["knowledge"]}
 
     def preview(self, text: str) -> dict[str, Any]:
         """What the person's call would show, its alert and Stop card, before it is made."""
@@ -238,8 +251,7 @@ class Table:
         call = Call.parse(text)
         after = auction.add(call)
         ns, ew = self.ns_ew()
-        explained = ns.explain(after, opponents=ew)[len(after.calls) - 1]
-        return explained.to_json()
+        return _explain_calls(after, ns, ew)[len(after.calls) - 1].to_json()
 
     def state(self, explanation: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON of ``GET /api/tables/{id}`` (keys are a public contract)."""
@@ -255,7 +267,6 @@ class Table:
             "hand": hands[self.seat].pbn(),
             "auction": str(auction),
             "calls": explanation.get("calls", []),
-            "knowledge": explanation.get("knowledge", {}),
             "next_seat": None if auction.is_ended else str(auction.next_seat),
             "your_turn": not auction.is_ended and auction.next_seat is self.seat,
             "legal_calls": [] if auction.is_ended else [str(c) for c in auction.legal_calls()],
@@ -310,7 +321,7 @@ class Table:
 
     def _your_calls(self, auction: Auction) -> list[dict[str, Any]]:
         ns, ew = self.ns_ew()
-        explained = ns.explain(auction, opponents=ew)
+        explained = _explain_calls(auction, ns, ew)
         hand = self.hands[self.seat]
         features = HandFeatures(np.asarray([hand.suits], dtype=np.int16))
         out = []
@@ -340,6 +351,19 @@ class Table:
                 row["why"] = _why(row, hand)
             out.append(row)
         return out
+
+
+def _explain_calls(auction: Auction, ns: System, ew: System) -> Explanation:
+    """``System.explain`` without the per-seat knowledge: the calls read by the engine's
+    explain and judged by the regulation, the same two steps ``rules.alerts`` takes to
+    decide one bid's alert."""
+    from bidbox.engine.explain import Explanation as EngineExplanation
+    from bidbox.engine.explain import _read_calls
+    from bidbox.rules.alerts import decide_alerts
+
+    calls, _ = _read_calls(auction, {Side.NS: ns.compiled, Side.EW: ew.compiled})
+    result = EngineExplanation(auction, calls, {})
+    return Explanation(result, tuple(decide_alerts(result, get_regulation("sbu"))))
 
 
 def _strains() -> Sequence[Any]:
