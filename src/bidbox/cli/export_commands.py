@@ -15,7 +15,7 @@ from bidbox.api import get_regulation, load_system
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options
 
-FORMATS = ("bboalert",)
+FORMATS = ("bboalert", "bml", "bss")
 BINARY = {"pdf"}
 
 
@@ -31,6 +31,14 @@ def render(system_name: str, fmt: str, options: list[str] | None = None,
         from bidbox.formats.bboalert import write_bboalert
 
         return write_bboalert(tree)
+    if fmt == "bml":
+        from bidbox.formats.bml import write_bml
+
+        return write_bml(tree)
+    if fmt == "bss":
+        from bidbox.formats.bss import write_bss
+
+        return write_bss(tree)
     raise BidboxError(f"unknown format '{fmt}': use one of {', '.join(FORMATS)}")
 
 

@@ -62,13 +62,7 @@ def explanation(published: PublishedCall) -> str:
     """What the opponents read: the meaning, its forcing status when the text does not
     say it, commas turned into semicolons (a comma ends the field), and text beyond the
     bidding box's 69 characters sent to chat after ``#``."""
-    text = published.text.strip()
-    forcing = published.entry.forcing
-    said = {"f1": "forcing", "gf": "game forc", "inv": "invit", "signoff": "sign",
-            "poc": "correct"}
-    if forcing is not None and forcing.value in said and said[forcing.value] not in \
-            text.lower():
-        text = f"{text}; {forcing}"
+    text = published.meaning_line
     text = re.sub(r"\s*,\s*", "; ", text).replace("#", "no.")
     text = re.sub(r"\s+", " ", text)
     return split_long(text)

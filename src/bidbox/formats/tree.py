@@ -84,6 +84,18 @@ class PublishedCall:
         return self.entry.text()
 
     @property
+    def meaning_line(self) -> str:
+        """The meaning on one line, with its forcing status when the text does not say it."""
+        text = " ".join(self.text.split())
+        forcing = self.entry.forcing
+        said = {"f1": "forcing", "gf": "game forc", "inv": "invit", "signoff": "sign",
+                "poc": "correct"}
+        if forcing is not None and forcing.value in said and said[forcing.value] not in \
+                text.lower():
+            text = f"{text}; {forcing}"
+        return text
+
+    @property
     def auction_text(self) -> str:
         """The path and the call as the CLI reads an auction (opponents' calls bare)."""
         return " ".join([*(str(t.call) if t.call is not None else "?" for t in self.path),
@@ -122,14 +134,18 @@ class PublishedCall:
 
     @property
     def is_artificial(self) -> bool:
-        """Artificial as the system tags it, or a suit bid that does not promise three
-        cards of the suit (the regulations' definition of natural)."""
+        """Artificial as the system tags it, or a suit bid whose meaning speaks of shape
+        but does not promise three cards of the suit (the regulations' line between
+        natural and conventional). A meaning of strength only ("accepts") continues the
+        suits already shown and counts as natural."""
         if self.entry.is_artificial or "conventional" in self.entry.tags:
             return True
         call = self.call
         if call.is_bid and call.strain is not None and call.strain.is_suit:
             st = self.shape
-            return st.possible and st.min_length(_suit_index(call.strain)) < 3
+            speaks_of_shape = any(lo > 0 or hi < 13 for lo, hi in st.lengths)
+            return st.possible and speaks_of_shape and \
+                st.min_length(_suit_index(call.strain)) < 3
         return False
 
     def length_range(self, strain: Strain) -> tuple[int, int]:
@@ -153,6 +169,13 @@ class PublishedCall:
         yield self
         for child in self.children:
             yield from child.walk()
+
+
+def call_order(call: Call) -> int:
+    """Where a call sits in a printed list: pass, the bids upwards, double, redouble."""
+    if call.is_bid:
+        return call.rank
+    return {CallKind.PASS: -1, CallKind.DOUBLE: 40, CallKind.REDOUBLE: 41}[call.kind]
 
 
 def _suit_index(strain: Strain) -> int:
@@ -226,4 +249,5 @@ def _context_at(opener: Context, path: tuple[Token, ...], index: int) -> TableCo
     return TableContext(seat=seat, vul=vul, they_vul=they, passed=passed)
 
 
-__all__ = ["ALL_CONTEXTS", "Context", "PublishedCall", "PublishedTree", "Token", "read_tree"]
+__all__ = ["ALL_CONTEXTS", "Context", "PublishedCall", "PublishedTree", "Token", "call_order",
+           "read_tree"]

@@ -1,0 +1,183 @@
+"""BML (Bridge Markup Language, github Kungsgeten/bml; maintained on PyPI as
+``bridge-markup``): the system as indented bidding tables that ``bml2html``,
+``bml2latex`` and ``bml2bss`` read.
+
+A table is a paragraph: one call a line, its description after it, each continuation
+indented two spaces under the call it answers. Our calls are written bare, the
+opponents' in parentheses, and an opponents' pass is left out (BML puts it back). ``#SEAT``
+and ``#VUL`` paragraphs set the seat (of our first caller) and the vulnerability (ours,
+then theirs) of the tables after them; where the notes differ by seat or vulnerability a
+table is written once for each group of table contexts that shows the same calls.
+BML has no wildcard for the opponents' calls: continuations after "any call" or "any
+bid" of theirs are listed in a paragraph after the table rather than dropped silently.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from bidbox.core.calls import Call, CallKind
+from bidbox.formats.tree import (
+    ALL_CONTEXTS,
+    Context,
+    PublishedCall,
+    PublishedTree,
+    Token,
+    call_order,
+)
+
+INDENT = 2
+SEAT_CODES = {frozenset({1, 2, 3, 4}): "0", frozenset({1}): "1", frozenset({2}): "2",
+              frozenset({3}): "3", frozenset({4}): "4", frozenset({1, 2}): "12",
+              frozenset({3, 4}): "34"}
+
+
+def bml_call(call: Call, ours: bool = True) -> str:
+    """A call as BML writes it: ``1N``, ``P``, ``D``, ``R``; the opponents' in parentheses."""
+    text = {CallKind.PASS: "P", CallKind.DOUBLE: "D", CallKind.REDOUBLE: "R"}.get(call.kind)
+    if text is None:
+        text = str(call)[:2]
+    return text if ours else f"({text})"
+
+
+def description(published: PublishedCall) -> str:
+    """The call's meaning on one line, with its forcing status and alert decision."""
+    text = published.meaning_line
+    if published.alert:
+        text += f" (alert: {published.decision.rule})"
+    return text
+
+
+def seat_groups(openers: frozenset[Context]) -> list[tuple[str, str, frozenset[Context]]]:
+    """``openers`` as BML (SEAT, VUL) products: each with the contexts it covers."""
+    out = []
+    cells: dict[tuple[bool, bool], set[int]] = {}
+    for seat, vul, they in openers:
+        cells.setdefault((vul, they), set()).add(seat)
+    by_seats: dict[frozenset[int], set[tuple[bool, bool]]] = {}
+    for cell, cell_seats in cells.items():
+        by_seats.setdefault(frozenset(cell_seats), set()).add(cell)
+    for seats, vuls in by_seats.items():
+        seat_parts: list[frozenset[int]] = (
+            [seats] if seats in SEAT_CODES else [frozenset({s}) for s in sorted(seats)])
+        ours = {v for v, _ in vuls}
+        theirs = {t for _, t in vuls}
+        if len(vuls) == len(ours) * len(theirs):
+            vul_parts = [(_vul_code(ours), _vul_code(theirs), vuls)]
+        else:
+            vul_parts = [(_vul_code({v}), _vul_code({t}), {(v, t)}) for v, t in sorted(vuls)]
+        for part in seat_parts:
+            for ours_code, theirs_code, covered in vul_parts:
+                contexts = frozenset((s, v, t) for s in part for v, t in covered)
+                out.append((SEAT_CODES[part], ours_code + theirs_code, contexts))
+    return out
+
+
+def _vul_code(values: set[bool]) -> str:
+    if len(values) == 2:
+        return "0"
+    return "Y" if True in values else "N"
+
+
+def _first_caller_seat(published: PublishedCall, opener_seat: int) -> int:
+    """The seat of our side's first caller when the path's first call is in ``opener_seat``
+    (the opponents' when they opened)."""
+    theirs_first = bool(published.path) and not published.path[0].ours
+    return opener_seat % 4 + 1 if theirs_first else opener_seat
+
+
+def _row(published: PublishedCall) -> str:
+    """A call and its description; one-letter calls get two spaces, so that the
+    description never starts in the column of the next row (BML would read that row as
+    more description)."""
+    call = bml_call(published.call)
+    return f"{call}{'  ' if len(call) == 1 else ' '}{description(published)}"
+
+
+def _rows(calls: Iterable[PublishedCall], context: Context, depth: int,
+          skipped: list[str]) -> list[str]:
+    """The lines of a table below one place, for the calls that exist in ``context``."""
+    lines: list[str] = []
+    groups: dict[Token | None, list[PublishedCall]] = {}
+    for published in calls:
+        if context not in published.openers:
+            continue
+        last = published.path[-1] if published.path else None
+        groups.setdefault(last if last is not None and not last.ours else None, []).append(
+            published)
+    for token, members in groups.items():
+        level = depth
+        if token is not None and not token.implicit:
+            if token.call is None:
+                skipped.extend(f"{m.auction_text} (after their {token.pattern})"
+                               for m in members)
+                continue
+            lines.append(" " * (INDENT * level) + bml_call(token.call, ours=False))
+            level += 1
+        for published in sorted(members, key=lambda m: call_order(m.call)):
+            lines.append(" " * (INDENT * level) + _row(published))
+            lines.extend(_rows(published.children, context, level + 1, skipped))
+    return lines
+
+
+def write_bml(tree: PublishedTree) -> str:
+    """The BML document of the tree: a title, the options chosen, one bidding table per
+    opening (and per opening of theirs we defend against)."""
+    system = tree.system
+    chosen = ", ".join(f"{k}={v}" for k, v in system.selected.items() if v) or "none"
+    parts = [f"#+TITLE: {system.title}", f"#+DESCRIPTION: {system.name}, generated by bidbox",
+             f"Source: {system.source}. Options: {chosen}. Alerts as the "
+             f"{tree.regulation.name.upper()} rules decide them."]
+    current = ("0", "00")
+    skipped: list[str] = []
+    for root in sorted(tree.roots, key=_root_order):
+        theirs = root.path[0] if root.path else None
+        for seat_code, vul_code, contexts in table_groups(root):
+            if (seat_code, vul_code) != current:
+                parts.append(f"#SEAT {seat_code}")
+                parts.append(f"#VUL {vul_code}")
+                current = (seat_code, vul_code)
+            context = min(contexts)
+            lines = []
+            depth = 0
+            if theirs is not None and theirs.call is not None:
+                lines.append(bml_call(theirs.call, ours=False) + " their opening")
+                depth = 1
+            lines.append(" " * (INDENT * depth) + _row(root))
+            lines.extend(_rows(root.children, context, depth + 1, skipped))
+            parts.append("\n".join(lines))
+    if skipped:
+        parts.append("Continuations after a wildcard call of the opponents (BML cannot "
+                     "write one): " + "; ".join(sorted(set(skipped))[:200]) + ".")
+    return "\n\n".join(parts) + "\n"
+
+
+def _root_order(root: PublishedCall) -> tuple[int, int, int]:
+    """Our openings first, then our calls over theirs, each upwards."""
+    first = root.path[0].call if root.path and root.path[0].call is not None else None
+    return (0 if first is None else 1, call_order(first) if first else 0,
+            call_order(root.call))
+
+
+def table_groups(root: PublishedCall) -> list[tuple[str, str, frozenset[Context]]]:
+    """Groups of contexts of our first caller in which the table below ``root`` shows the
+    same calls, each as BML's (SEAT, VUL)."""
+    signatures: dict[tuple[int, ...], set[Context]] = {}
+    calls = list(root.walk())
+    for context in sorted(root.openers):
+        signature = tuple(i for i, c in enumerate(calls) if context in c.openers)
+        signatures.setdefault(signature, set()).add(context)
+    out = []
+    for contexts in signatures.values():
+        # BML's seat is our first caller's: translate the path's first seat
+        ours = frozenset((_first_caller_seat(root, s), v, t) for s, v, t in contexts)
+        for seat_code, vul_code, covered in seat_groups(ours):
+            back = frozenset(c for c in contexts
+                             if (_first_caller_seat(root, c[0]), c[1], c[2]) in covered)
+            out.append((seat_code, vul_code, back))
+    if not out:
+        out.append(("0", "00", ALL_CONTEXTS))
+    return out
+
+
+__all__ = ["bml_call", "description", "seat_groups", "table_groups", "write_bml"]
