@@ -1,0 +1,103 @@
+"""Magic D-light: its modules are shared by many preludes, so one edit to a module must
+change the meaning at every prelude that uses it (and nowhere else); its two seat columns
+and the Red option; its SBU verdict for the weak one-level majors."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from bidbox.core import Auction, Call, Hand, Seat, Vulnerability
+from bidbox.engine import as_systems, choose_call
+from bidbox.lang import System, load_system
+from bidbox.lang.loader import shipped_dir
+from bidbox.rules import SBU
+
+SOURCE = shipped_dir() / "magic-dlight.bbx"
+
+# TS2M a) (5.1.2): after a raise of 1M, the 1M bidder invites with 3M holding five or more
+# trumps.  Every prelude the notes list for it, with a hand that invites there.
+TS2M_A_PRELUDES = [
+    ("1H P 2H P", "K32.AQ432.Q2.432", "3H"),             # 1M-2M
+    ("1S P 2S P", "AQ432.K32.Q2.432", "3S"),
+    ("1H P 2D P", "K32.AQ432.Q2.432", "3H"),             # 1M-TRA2M
+    ("1S P 2H P", "AQ432.K32.Q2.432", "3S"),
+    ("1C P 1H P 2H P", "K32.AQ432.Q2.432", "3H"),        # 1C-1M, raised
+    ("1C P 1D P 1H P 2H P", "K32.AQ432.K32.Q2", "3H"),   # 1C-1D; 1M, raised
+    ("P P 1H P 2H P", "K32.AQ432.K32.Q2", "3H"),         # third seat (our reading)
+]
+TS2M_A_LINE = '3{M}  {inv}, 5+{M}                          [inv, priority 20] "invitational, five or more trumps (eight known)"'
+EDITED_LINE = '3{M}  {inv}, 6+{M}                          [inv, priority 20] "invitational, six or more trumps"'
+
+
+@cache
+def shipped() -> System:
+    return load_system("magic-dlight")
+
+
+def _bid(system: System, auction: str, hand: str) -> Call:
+    parsed = Auction.parse(auction, Seat.N, Vulnerability.NONE)
+    return choose_call(Hand.parse(hand), parsed, as_systems(system)).call
+
+
+@pytest.fixture(scope="module")
+def edited(tmp_path_factory: pytest.TempPathFactory) -> System:
+    text = SOURCE.read_text(encoding="utf-8")
+    assert text.count(TS2M_A_LINE) == 1, "the TS2M a) invitation line moved: update the test"
+    path = tmp_path_factory.mktemp("mdl") / "magic-dlight-edited.bbx"
+    path.write_text(text.replace(TS2M_A_LINE, EDITED_LINE), encoding="utf-8")
+    return load_system(str(path))
+
+
+@pytest.mark.parametrize(("auction", "hand", "call"), TS2M_A_PRELUDES)
+def test_one_module_edit_changes_every_prelude(edited: System, auction: str, hand: str,
+                                               call: str) -> None:
+    assert _bid(shipped(), auction, hand) == Call.parse(call)
+    assert _bid(edited, auction, hand) != Call.parse(call)
+
+
+@pytest.mark.parametrize(("auction", "hand", "call"), [
+    ("1NT P", "KQ32.K32.Q32.J32", "2C"),
+    ("1D P 1H P", "AK2.KQ2.KJ32.Q32", "1NT"),
+    ("1H P 2NT P", "K32.QJ432.32.Q32", "3C"),
+])
+def test_the_edit_leaves_other_modules_alone(edited: System, auction: str, hand: str,
+                                             call: str) -> None:
+    assert _bid(shipped(), auction, hand) == _bid(edited, auction, hand) == Call.parse(call)
+
+
+def test_seat_columns_differ() -> None:
+    # 5332 with five hearts and 10 HCP: 1H in first seat, a pass in third (11-16 there)
+    assert _bid(shipped(), "", "K32.KJ432.32.Q32") == Call.parse("1H")
+    assert _bid(shipped(), "P P", "K32.KJ432.32.Q32") == Call.parse("P")
+    # 15-17 balanced: 1C in first seat, 1NT in third
+    assert _bid(shipped(), "", "AQ2.KQ2.KJ32.Q32") == Call.parse("1C")
+    assert _bid(shipped(), "P P", "AQ2.KQ2.KJ32.Q32") == Call.parse("1NT")
+
+
+def test_red_option_changes_the_two_level_two_suiters() -> None:
+    red = load_system("magic-dlight", {"red": True})
+    hearts_diamonds = "2.KQ432.AQ432.32"
+    assert _bid(shipped(), "", hearts_diamonds) == Call.parse("2S")   # Brown: H+D is 2S
+    assert _bid(red, "", hearts_diamonds) == Call.parse("2H")         # Red: hearts + a minor
+
+
+def test_sbu_finds_rule_of_18_breaches_of_the_weak_majors() -> None:
+    report = SBU().check(shipped())
+    breaches = [f for f in report.findings if "Rule of 18" in f.rule]
+    assert {"1H", "1S"} <= {f.call for f in breaches}
+    for finding in breaches:
+        assert finding.level is None and finding.witness is not None
+        # counted here by hand, independently of bidbox's measures
+        suits = finding.witness.split(".")
+        hcp = sum("JQKA".index(card) + 1 for suit in suits for card in suit if card in "JQKA")
+        two_longest = sum(sorted(map(len, suits), reverse=True)[:2])
+        assert len("".join(suits)) == 13 and hcp + two_longest <= 17
+
+
+def test_errata_beside_the_file() -> None:
+    errata = Path(SOURCE).with_name("magic-dlight.errata.md").read_text(encoding="utf-8")
+    for topic in ("Red", "1D", "key card", "TS2N", "missing"):
+        assert topic in errata
