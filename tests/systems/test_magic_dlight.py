@@ -28,8 +28,8 @@ TS2M_A_PRELUDES = [
     ("1C P 1D P 1H P 2H P", "K32.AQ432.K32.Q2", "3H"),   # 1C-1D; 1M, raised
     ("P P 1H P 2H P", "K32.AQ432.K32.Q2", "3H"),         # third seat (our reading)
 ]
-TS2M_A_LINE = '3{M}  {inv}, 5+{M}                          [inv, priority 20] "invitational, five or more trumps (eight known)"'
-EDITED_LINE = '3{M}  {inv}, 6+{M}                          [inv, priority 20] "invitational, six or more trumps"'
+TS2M_A_LINE = "3{M}  {inv}, 5+{M}                          [inv, priority 20]"
+EDITED_LINE = "3{M}  {inv}, 6+{M}                          [inv, priority 20]"
 
 
 @cache
