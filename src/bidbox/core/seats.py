@@ -50,12 +50,15 @@ class Seat(IntEnum):
 
     def after(self, steps: int) -> Seat:
         """The seat that calls ``steps`` turns after this one."""
-        return Seat((self + steps) % 4)
+        return _SEATS[(self + steps) % 4]  # a tuple lookup: Seat(n) is slow in hot loops
 
     def to_endplay(self) -> Any:
         from endplay.types import Player
 
         return Player(int(self))
+
+
+_SEATS: tuple[Seat, ...] = tuple(Seat)
 
 
 class Side(Enum):

@@ -89,22 +89,37 @@ def _four(values: Array) -> tuple[float, float, float, float]:
     return (float(values[0]), float(values[1]), float(values[2]), float(values[3]))
 
 
-_CACHE: OrderedDict[tuple[int, ...], tuple[list[CallReading], SeatEstimate]] = OrderedDict()
+_Key = tuple[tuple[int, tuple[int, ...], TableContext], ...]
+_CACHE: OrderedDict[_Key, tuple[list[CallReading], SeatEstimate]] = OrderedDict()
 _CACHE_SIZE = 16384
+
+
+def _reading_key(reading: CallReading) -> tuple[int, tuple[int, ...], TableContext]:
+    return (id(reading.entry), tuple(id(e) for e in reading.denied), reading.step.context)
+
+
+def _same(a: CallReading, b: CallReading) -> bool:
+    return (a.entry is b.entry and a.step.context == b.step.context
+            and len(a.denied) == len(b.denied)
+            and all(x is y for x, y in zip(a.denied, b.denied, strict=True)))
 
 
 def estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
     """Every seat's estimate from the calls of the walk's ``state``. A seat's estimate is
-    kept by the readings of its calls (a batch asks once per distinct history)."""
+    kept by what its calls say (each call's entry, the entries it denies, its table
+    context), so every auction and every batch in which a seat has made the same calls
+    asks once. A kept value holds its readings, and so the entries whose ids make its key:
+    an id is never reused while it is kept."""
     by_seat: dict[Seat, list[CallReading]] = {seat: [] for seat in Seat}
     for reading in read_state(state):
         if reading.shows is not None:
             by_seat[reading.step.seat].append(reading)
     out = {}
     for seat, readings in by_seat.items():
-        key = tuple(id(r) for r in readings)
+        key = tuple(_reading_key(r) for r in readings)
         hit = _CACHE.get(key)
-        if hit is not None and all(a is b for a, b in zip(hit[0], readings, strict=True)):
+        if hit is not None and all(_same(a, b) for a, b in zip(hit[0], readings, strict=True)):
+            _CACHE.move_to_end(key)
             out[seat] = hit[1]
             continue
         facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]

@@ -75,24 +75,38 @@ def read_auction(auction: Auction, systems: Mapping[Side, System]) -> list[CallR
     return [read_step(step, auction) for step in steps]
 
 
-_READINGS: OrderedDict[int, CallReading] = OrderedDict()
+_ReadKey = tuple[object, ...]
+_READINGS: OrderedDict[_ReadKey, CallReading] = OrderedDict()
 _READINGS_KEPT = 65536
 
 
+def _read_key(step: WalkStep, auction: Auction) -> _ReadKey:
+    # What a reading depends on: the entry, where each tree stood, the table context and
+    # the calls before it (their legality). Ids are safe: a kept reading holds its step,
+    # and so the entry and nodes, alive.
+    return (id(step.entry), id(step.node), id(step.base_node), step.source, step.context,
+            step.call, auction.calls[:step.index])
+
+
 def read_state(state: TableState) -> list[CallReading]:
-    """Every call of the walk's ``state`` as the table reads it. The batch bidder's groups
-    share their earlier steps, so each step is read once (kept by identity; a kept reading
-    holds its step, so an id is never reused while it is kept)."""
+    """Every call of the walk's ``state`` as the table reads it. A reading is kept by what
+    it depends on, so the batch bidder's groups, which share their earlier steps, and
+    later batches that reach the same auctions read each call once."""
     out = []
     for step in state.steps:
-        reading = _READINGS.get(id(step))
-        if reading is None or reading.step is not step:
+        key = _read_key(step, state.auction)
+        reading = _READINGS.get(key)
+        if reading is None or not _same_place(reading.step, step):
             reading = read_step(step, state.auction)
-            _READINGS[id(step)] = reading
+            _READINGS[key] = reading
             if len(_READINGS) > _READINGS_KEPT:
                 _READINGS.popitem(last=False)
         out.append(reading)
     return out
+
+
+def _same_place(a: WalkStep, b: WalkStep) -> bool:
+    return a.entry is b.entry and a.node is b.node and a.base_node is b.base_node
 
 
 Facts = list[tuple[Constraint, TableContext]]

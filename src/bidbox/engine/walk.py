@@ -25,8 +25,8 @@ from bidbox.lang.system import CallEntry, Forcing, Node, System
 def table_context(auction: Auction, index: int) -> TableContext:
     """The context of call number ``index`` (0-based) of ``auction``."""
     seat = auction.seat_of(index)
-    passed = any(auction.calls[i].kind is CallKind.PASS
-                 for i in range(index) if auction.seat_of(i) is seat)
+    calls = auction.calls
+    passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
     return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
                         vul=auction.vul.is_vulnerable(seat),
                         they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed)
