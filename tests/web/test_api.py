@@ -321,3 +321,50 @@ def test_knowledge_is_what_explain_measures(client: TestClient) -> None:
     assert known["auction"] == table["auction"] and known["knowledge"] == expected
     assert known["knowledge"]["N"]["hcp"] == [12, 14]
     assert client.get("/api/tables/nosuch/knowledge").status_code == 404
+
+
+# --- the system browser and the reports -------------------------------------------------
+def test_the_tree_shows_each_node_with_meanings_alerts_and_sample_hands(
+        client: TestClient) -> None:
+    root = client.get("/api/systems/sbu-level1/tree").json()
+    assert root["path"] == "" and root["up"] is None
+    opening = {c["call"]: c for c in root["calls"]}["1NT"]
+    assert opening["meaning"] == SBU.bid(parse_deal(DEAL)[bidbox.Seat.N], "").meaning
+    assert opening["path"] == "1NT" and opening["continues"]
+    node = client.get("/api/systems/sbu-level1/tree", params={"path": "1NT"}).json()
+    assert node["up"] == "" and node["auction"] == "1NT P"
+    stayman = {c["call"]: c for c in node["calls"]}["2C"]
+    assert stayman["seat"] == "S" and stayman["alert"] is True
+    assert stayman["practise"] == {"reach": "1NT P 2C", "seat": "S", "dealer": "N"}
+    # the sample hand is one the system bids 2C with after 1NT P
+    assert str(SBU.bid(stayman["sample_hand"], "1NT P").call) == "2C"
+    answers = client.get("/api/systems/sbu-level1/tree", params={"path": "1NT 2C"}).json()
+    for row in answers["calls"]:
+        if row["sample_hand"] and row["call"] != "P":
+            hand = bidbox.Hand.parse(row["sample_hand"])
+            assert 12 <= evaluate_hand(hand)["hcp"] <= 14  # opener's 1NT still holds
+    their = {o["call"]: o for o in root["opponents"]}["1H"]
+    overcalls = client.get("/api/systems/sbu-level1/tree", params={"path": their["path"]})
+    assert overcalls.json()["calls"][0]["seat"] == "E"
+
+
+@pytest.mark.parametrize(("url", "words"), [
+    ("/api/systems/sbu-level1/tree?path=1NT%209C", ["not a node", "1NT"]),
+    ("/api/systems/sbu-levl1/tree", ["unknown system"]),
+    ("/api/systems/sbu-level1/tree?option=nosuch", ["nosuch"]),
+    ("/api/systems/sbu-level1/check?option=nosuch", ["nosuch"]),
+])
+def test_bad_tree_requests_are_400(client: TestClient, url: str, words: list[str]) -> None:
+    response = client.get(url)
+    assert response.status_code == 400
+    for word in words:
+        assert word in response.json()["detail"]
+
+
+def test_the_reports_are_what_check_and_lint_say(client: TestClient) -> None:
+    report = client.get("/api/systems/sbu-level1/check").json()
+    assert report["verdict"] == SBU.check().verdict == 1
+    weak = client.get("/api/systems/sbu-level1/check", params={"option": "weak-twos"}).json()
+    assert weak["verdict"] == 2
+    lint = client.get("/api/systems/sbu-level1/lint").json()
+    assert len(lint["findings"]) == len(SBU.lint())

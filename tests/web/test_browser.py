@@ -162,3 +162,30 @@ def test_an_error_is_shown_and_the_phone_layout_fits(server: str, browser: Any) 
         assert box["x"] + box["width"] <= 375, selector
     shoot(page, "phone")
     context.close()
+
+
+def test_the_system_browser_deals_a_board_to_practise_a_node(server: str, browser: Any
+                                                             ) -> None:
+    context = browser.new_context(viewport={"width": 1000, "height": 1200})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda err: errors.append(str(err)))
+    page.set_default_timeout(90_000)
+    page.goto(server + "/")
+    page.click("#show-browser")
+    page.wait_for_selector("#node-calls a.node-link[data-path='1NT']")
+    page.click("#node-calls a.node-link[data-path='1NT']")
+    page.wait_for_selector("#node-calls a.node-link[data-path='1NT 2C']")
+    row = page.query_selector("#node-calls tr:has(a.node-link[data-path='1NT 2C'])")
+    assert "Stayman" in row.inner_text() and "alert" in row.inner_text()
+    shoot(page, "system")
+    row.query_selector("button.practise").click()  # a board where the robots bid 1NT P 2C
+    page.wait_for_selector("#table", state="visible")
+    assert calls_shown(page) == ["1NT", "Pass"]
+    assert "Your call" in page.inner_text("#status")
+    assert "reaches '1NT P 2C'" in page.inner_text("#board-info")
+    page.click("#box button[data-call='2C']")
+    page.click("#confirm")
+    page.wait_for_function("document.querySelectorAll('#auction button.call').length >= 5")
+    assert errors == []
+    context.close()

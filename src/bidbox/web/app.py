@@ -27,22 +27,26 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Cookie, Depends, FastAPI, HTTPException, Request, Response
+from fastapi import Cookie, Depends, FastAPI, HTTPException, Query, Request, Response
 from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
 
+from bidbox.api import System
 from bidbox.errors import BidboxError
-from bidbox.lang import shipped_systems
+from bidbox.lang import parse_options, shipped_systems
+from bidbox.web.browser import check_report, lint_report, node_view
 from bidbox.web.pbn import tables_to_pbn
 from bidbox.web.store import TableRow, TableStore
 from bidbox.web.table import (
     Table,
     TableConflictError,
     TableRequest,
+    check_name,
     new_table,
     row_of,
+    system_of,
     table_of,
 )
 
@@ -149,6 +153,32 @@ def create_app(db_path: Path) -> FastAPI:
         return [{"name": s.name, "title": s.title, "source": s.source, "file": s.path.name,
                  "options": [{"name": n, "values": list(v), "description": d}
                              for n, v, d in s.options]} for s in shipped_systems()]
+
+    def shipped(name: str, option: list[str] | None) -> System:
+        with reasons():
+            return system_of(check_name(name, "system"), parse_options(option or []))
+
+    @app.get("/api/systems/{name}/tree")
+    def tree(name: str, path: str = "", option: Annotated[list[str] | None, Query()] = None
+             ) -> dict[str, Any]:
+        """One node of the system's tree (``path`` as written in the file, e.g. ``1NT 2C``,
+        ``(1H) X``; empty for the openings): every call with its meaning, forcing, alert,
+        a sample hand, and the ``reach``/``seat`` that deal a board to practise it."""
+        system = shipped(name, option)
+        with reasons():
+            return node_view(system, path)
+
+    @app.get("/api/systems/{name}/check")
+    def check(name: str, option: Annotated[list[str] | None, Query()] = None
+              ) -> dict[str, Any]:
+        """The SBU licensing report (``bidbox check --regulation sbu --json``)."""
+        return check_report(shipped(name, option))
+
+    @app.get("/api/systems/{name}/lint")
+    def lint(name: str, option: Annotated[list[str] | None, Query()] = None
+             ) -> dict[str, Any]:
+        """The lint findings (``bidbox lint --json``), each with its witness hand."""
+        return lint_report(shipped(name, option))
 
     @app.post("/api/tables", status_code=201)
     def create_table(body: NewTableBody, session: Session) -> dict[str, Any]:

@@ -120,7 +120,7 @@ def _options(value: Sequence[str] | Mapping[str, str | bool] | None) -> dict[str
     return parse_options(list(value))
 
 
-def _check_name(name: str, what: str) -> str:
+def check_name(name: str, what: str) -> str:
     """Only shipped systems: a server must not compile files named by a stranger."""
     text = name.strip()
     if "/" in text or "\\" in text or text.endswith(".bbx"):
@@ -392,8 +392,8 @@ def new_table(request: TableRequest, board_hint: int = 1) -> Table:
     ``board_hint`` numbers a dealt board (the session's count of tables plus one), so
     dealer and vulnerability follow the 16-board cycle unless the request names them.
     """
-    system = _check_name(request.system, "system")
-    opponents = _check_name(request.opponents or request.system, "opponents")
+    system = check_name(request.system, "system")
+    opponents = check_name(request.opponents or request.system, "opponents")
     options = _options(request.options)
     opponent_options = (options if request.opponent_options is None and opponents == system
                         else _options(request.opponent_options))
@@ -528,4 +528,5 @@ def row_of(table: Table, session: str, table_id: str | None = None) -> TableRow:
 
 
 __all__ = ["PERSON", "ROBOT", "Table", "TableConflictError", "TableError", "TableRequest",
-           "TableSpec", "new_table", "row_of", "shipped_names", "system_of", "table_of"]
+           "TableSpec", "check_name", "new_table", "row_of", "shipped_names", "system_of",
+           "table_of"]

@@ -39,7 +39,7 @@ async function api(method, path, body) {
 }
 
 function panel(name) {
-  for (const id of ["setup", "table", "history"]) $(id).hidden = id !== name;
+  for (const id of ["setup", "table", "history", "browser"]) $(id).hidden = id !== name;
 }
 
 // --- setup ------------------------------------------------------------------------
@@ -294,6 +294,65 @@ async function replay(id) {
   }));
 }
 
+// --- the system browser ----------------------------------------------------------
+function auctionText(text) {
+  return text ? text.split(" ").map((c) => c.startsWith("(") ? "(" + show(c.slice(1, -1)) + ")" : show(c)).join(" ") : "(openings)";
+}
+
+async function browse(path) {
+  panel("browser");
+  $("browser-error").textContent = "";
+  const system = $("browser-system").value;
+  let node;
+  try {
+    node = await api("GET", `/api/systems/${encodeURIComponent(system)}/tree?path=${encodeURIComponent(path)}`);
+  } catch (err) {
+    $("browser-error").textContent = err.message;
+    return;
+  }
+  const up = node.up === null ? "" : ` <a href="#" class="node-link" data-path="${esc(node.up)}">up</a>`;
+  $("browser-path").innerHTML = `<a href="#" class="node-link" data-path="">openings</a> · ` +
+    `<b>${esc(auctionText(node.path))}</b>${up}`;
+  $("node-calls").querySelector("tbody").innerHTML = node.calls.map((c, i) => `<tr>` +
+    `<td>${c.continues ? `<a href="#" class="node-link" data-path="${esc(c.path)}">${show(c.call)}</a>` : show(c.call)}</td>` +
+    `<td title="${esc(c.shows)} (${esc(c.location)})">${esc(c.meaning)}</td><td>${esc(c.forcing || "")}</td>` +
+    `<td title="${esc(c.alert_rule || "")}">${c.alert ? "alert" : ""}${c.stop_card ? " stop" : ""}</td>` +
+    `<td class="sample">${esc(c.sample_hand || "")}</td>` +
+    `<td><button class="practise quiet" data-index="${i}" title="deal a board whose auction reaches ${esc(c.auction)}; you sit ${c.seat}">practise</button></td></tr>`).join("");
+  $("node-opponents").innerHTML = node.opponents.length ? "after their call: " + node.opponents.map((o) =>
+    `<a href="#" class="node-link" data-path="${esc(o.path)}">(${esc(o.call.length <= 3 ? show(o.call) : o.call)})</a>`).join(" ") : "";
+  document.querySelectorAll("#browser .node-link").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); browse(a.dataset.path); }));
+  document.querySelectorAll("#browser .practise").forEach((b) => b.addEventListener("click", () => practise(node.calls[Number(b.dataset.index)], system)));
+}
+
+async function practise(call, system) {
+  $("browser-error").textContent = "Dealing a board that reaches " + call.auction + "…";
+  try {
+    open(await api("POST", "/api/tables", { system, opponents: system, seat: call.practise.seat,
+      dealer: call.practise.dealer, reach: call.practise.reach }));
+  } catch (err) {
+    $("browser-error").textContent = err.message;
+  }
+}
+
+async function report(kind) {
+  const system = $("browser-system").value;
+  $("report").innerHTML = `<p>Working out the ${kind} report\u2026</p>`;
+  try {
+    const r = await api("GET", `/api/systems/${encodeURIComponent(system)}/${kind}`);
+    if (kind === "check") {
+      $("report").innerHTML = `<h3>SBU: ${r.verdict ? "level " + r.verdict : "not permitted at any level"}</h3><ul>` +
+        r.findings.map((f) => `<li>${esc(f.auction)} ${show(f.call)}: level ${f.level ?? "none"}: ${esc(f.rule)} (${esc(f.section)}): ${esc(f.message)}` +
+          `${f.witness ? " e.g. " + esc(f.witness) : ""}</li>`).join("") + "</ul>";
+    } else {
+      $("report").innerHTML = `<h3>Lint: ${r.findings.length} finding(s)</h3><ul>` +
+        r.findings.map((f) => `<li>${esc(f.severity)} ${esc(f.code)}: ${esc(f.message)}${f.witness ? " e.g. " + esc(f.witness) : ""} <small>${esc(f.method)}</small></li>`).join("") + "</ul>";
+    }
+  } catch (err) {
+    $("report").innerHTML = `<p class="error">${esc(err.message)}</p>`;
+  }
+}
+
 // --- wiring --------------------------------------------------------------------
 $("setup-form").addEventListener("submit", newTable);
 $("confirm").addEventListener("click", confirmCall);
@@ -301,5 +360,9 @@ $("cancel").addEventListener("click", () => { pending = null; $("preview").hidde
 $("undo").addEventListener("click", undo);
 $("show-setup").addEventListener("click", (e) => { e.preventDefault(); panel("setup"); });
 $("show-history").addEventListener("click", history);
+$("show-browser").addEventListener("click", (e) => { e.preventDefault(); browse(""); });
+$("browser-system").addEventListener("change", () => { $("report").innerHTML = ""; browse(""); });
+$("show-check").addEventListener("click", () => report("check"));
+$("show-lint").addEventListener("click", () => report("lint"));
 const match = location.hash.match(/t=([\w-]+)/);
 if (match) resume(match[1]);
