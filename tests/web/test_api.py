@@ -343,6 +343,8 @@ def test_the_tree_shows_each_node_with_meanings_alerts_and_sample_hands(
         if row["sample_hand"] and row["call"] != "P":
             hand = bidbox.Hand.parse(row["sample_hand"])
             assert 12 <= evaluate_hand(hand)["hcp"] <= 14  # opener's 1NT still holds
+    interference = {o["call"] for o in node["opponents"]}
+    assert {"X", "2C", "2H"} <= interference  # wildcards come as the calls they stand for
     their = {o["call"]: o for o in root["opponents"]}["1H"]
     overcalls = client.get("/api/systems/sbu-level1/tree", params={"path": their["path"]})
     assert overcalls.json()["calls"][0]["seat"] == "E"

@@ -121,6 +121,7 @@ def test_bid_a_board_to_the_end_review_export_and_replay(server: str, browser: A
     assert "0 IMPs" in page.inner_text("#robot-table")
     assert page.inner_text("#your-calls").count("\u2714") == 2  # both calls as the system
     assert all(page.is_disabled(f"#box button[data-call='{c}']") for c in ("P", "7NT"))
+    assert "undefined" not in page.inner_text("#table")
     shoot(page, "review")
 
     href = page.get_attribute("#export", "href")
@@ -178,6 +179,7 @@ def test_the_system_browser_deals_a_board_to_practise_a_node(server: str, browse
     page.wait_for_selector("#node-calls a.node-link[data-path='1NT 2C']")
     row = page.query_selector("#node-calls tr:has(a.node-link[data-path='1NT 2C'])")
     assert "Stayman" in row.inner_text() and "alert" in row.inner_text()
+    assert "undefined" not in page.inner_text("#browser")  # e.g. a wildcard drawn as a call
     shoot(page, "system")
     row.query_selector("button.practise").click()  # a board where the robots bid 1NT P 2C
     page.wait_for_selector("#table", state="visible")

@@ -115,8 +115,8 @@ def node_view(system: System, path: str) -> dict[str, Any]:
     return {
         "system": system.name, "path": node.label, "auction": _key(before.calls),
         "calls": calls,
-        "opponents": [{"call": o.pattern, "path": o.node.label, "calls": len(o.node.calls)}
-                      for o in node.opp],
+        "opponents": [{"call": o.pattern if o.call is None else str(o.call),
+                       "path": o.node.label, "calls": len(o.node.calls)} for o in node.opp],
         "up": parents.get(node.label),
     }
 

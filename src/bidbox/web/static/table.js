@@ -13,9 +13,9 @@ const $ = (id) => document.getElementById(id);
 function show(text) {
   // "1C" -> "1♣", "P" -> "Pass"; calls stay canonical in data attributes.
   if (text === "P") return "Pass";
-  if (text === "X" || text === "XX") return text;
-  const level = text[0], strain = text.slice(1);
-  return level + (strain === "NT" ? "NT" : SUITS[strain]);
+  const bid = /^([1-7])(C|D|H|S|NT)$/.exec(text);
+  if (!bid) return text; // X, XX, or a wildcard such as "any"
+  return bid[1] + (bid[2] === "NT" ? "NT" : SUITS[bid[2]]);
 }
 
 function esc(text) {
@@ -320,7 +320,7 @@ async function browse(path) {
     `<td class="sample">${esc(c.sample_hand || "")}</td>` +
     `<td><button class="practise quiet" data-index="${i}" title="deal a board whose auction reaches ${esc(c.auction)}; you sit ${c.seat}">practise</button></td></tr>`).join("");
   $("node-opponents").innerHTML = node.opponents.length ? "after their call: " + node.opponents.map((o) =>
-    `<a href="#" class="node-link" data-path="${esc(o.path)}">(${esc(o.call.length <= 3 ? show(o.call) : o.call)})</a>`).join(" ") : "";
+    `<a href="#" class="node-link" data-path="${esc(o.path)}">(${esc(show(o.call))})</a>`).join(" ") : "";
   document.querySelectorAll("#browser .node-link").forEach((a) => a.addEventListener("click", (e) => { e.preventDefault(); browse(a.dataset.path); }));
   document.querySelectorAll("#browser .practise").forEach((b) => b.addEventListener("click", () => practise(node.calls[Number(b.dataset.index)], system)));
 }
