@@ -82,10 +82,12 @@ _READINGS_KEPT = 65536
 
 def _read_key(step: WalkStep, auction: Auction) -> _ReadKey:
     # What a reading depends on: the entry, where each tree stood, the table context and
-    # the calls before it (their legality). Ids are safe: a kept reading holds its step,
-    # and so the entry and nodes, alive.
+    # the calls before it (their legality), and the seat: a reading carries its step,
+    # whose seat files the facts, and the same auction is called by another seat under
+    # another dealer. Ids are safe: a kept reading holds its step, and so the entry and
+    # nodes, alive.
     return (id(step.entry), id(step.node), id(step.base_node), step.source, step.context,
-            step.call, auction.calls[:step.index])
+            step.seat, step.call, auction.calls[:step.index])
 
 
 def read_state(state: TableState) -> list[CallReading]:
