@@ -168,7 +168,7 @@ def test_an_unknown_table_and_another_sessions_table_are_404(db_path: Path) -> N
     with TestClient(app) as alice, TestClient(app) as bob:
         table = new(alice)
         assert alice.get(f"/api/tables/{table['id']}").status_code == 200
-        for path in ("", "/review", "/pbn", "/preview?call=P"):
+        for path in ("", "/review", "/pbn", "/lin", "/knowledge", "/preview?call=P"):
             response = bob.get(f"/api/tables/{table['id']}{path}")
             assert response.status_code == 404, path
             assert "no table" in response.json()["detail"]
@@ -176,6 +176,7 @@ def test_an_unknown_table_and_another_sessions_table_are_404(db_path: Path) -> N
         assert bob.post(f"/api/tables/{table['id']}/undo").status_code == 404
         assert bob.get("/api/tables").json() == []
         assert bob.get("/api/history.pbn").status_code == 404
+        assert bob.get("/api/history.lin").status_code == 404
         assert alice.get("/api/tables/nosuchtable").status_code == 404
         assert_unchanged(alice, table)
 
@@ -370,3 +371,15 @@ def test_the_reports_are_what_check_and_lint_say(client: TestClient) -> None:
     assert weak["verdict"] == 2
     lint = client.get("/api/systems/sbu-level1/lint").json()
     assert len(lint["findings"]) == len(SBU.lint())
+
+
+def test_lin_export_reads_back(client: TestClient) -> None:
+    from endplay.parsers import lin
+
+    table = call(client, call(client, new(client), "2C"), "3NT")
+    [board] = lin.loads(client.get(f"/api/tables/{table['id']}/lin").text)
+    assert board.deal.to_pbn() == DEAL
+    assert len(board.auction) == len(table["auction"].split())
+    assert board.auction[2].alertable and "Stayman" in board.auction[2].announcement
+    new(client)
+    assert len(lin.loads(client.get("/api/history.lin").text)) == 2

@@ -128,6 +128,8 @@ def test_bid_a_board_to_the_end_review_export_and_replay(server: str, browser: A
     exported = context.request.get(server + href).text()
     assert f'[Deal "{DEAL}"]' in exported and '[Contract "3NT"]' in exported
     assert "Stayman" in exported  # the alert note
+    lin_href = page.get_attribute("#export-lin", "href")
+    assert "an|Stayman" in context.request.get(server + lin_href).text()
 
     # history: the board is listed; play it again, bid, and undo
     page.click("#show-history")

@@ -37,7 +37,7 @@ from bidbox.api import System
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options, shipped_systems
 from bidbox.web.browser import check_report, lint_report, node_view
-from bidbox.web.pbn import tables_to_pbn
+from bidbox.web.pbn import tables_to_lin, tables_to_pbn
 from bidbox.web.store import TableRow, TableStore
 from bidbox.web.table import (
     Table,
@@ -280,12 +280,31 @@ def create_app(db_path: Path) -> FastAPI:
             raise HTTPException(404, "no boards in this session yet")
         return _pbn_response(tables_to_pbn(rows), "bidbox-session.pbn")
 
+    @app.get("/api/tables/{table_id}/lin", response_class=PlainTextResponse)
+    def export_table_lin(table_id: str, session: Session) -> PlainTextResponse:
+        """The board as LIN (BBO's format), alerts with their meanings."""
+        row = load(table_id, session)
+        return _file_response(tables_to_lin([row]), f"bidbox-{row.id}.lin")
+
+    @app.get("/api/history.lin", response_class=PlainTextResponse)
+    def export_history_lin(session: Session) -> PlainTextResponse:
+        """Every board of this session as one LIN file."""
+        rows = list(reversed(store.history(session, limit=10_000)))
+        if not rows:
+            raise HTTPException(404, "no boards in this session yet")
+        return _file_response(tables_to_lin(rows), "bidbox-session.lin")
+
     return app
 
 
 def _pbn_response(text: str, name: str) -> PlainTextResponse:
     return PlainTextResponse(text, media_type="application/x-chess-pbn",
                              headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+def _file_response(text: str, name: str) -> PlainTextResponse:
+    return PlainTextResponse(text, headers={"Content-Disposition":
+                                            f'attachment; filename="{name}"'})
 
 
 __all__ = ["SESSION_COOKIE", "CallBody", "NewTableBody", "create_app"]

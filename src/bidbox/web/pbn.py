@@ -1,8 +1,9 @@
-"""Export of played tables to PBN through endplay: deal, auction with alert notes, contract.
+"""Export of played tables to PBN and LIN through endplay: deal, auction with alert notes,
+contract.
 
 An alerted call carries its meaning as a PBN note (``=1=`` in the auction, ``[Note "1:..."]``
-after it), which is how other programs show alerts; the double-dummy result is written
-when the review has been computed.
+after it; in LIN ``!`` and ``an|...|``), which is how other programs show alerts; the
+double-dummy result is written when the review has been computed.
 """
 
 from __future__ import annotations
@@ -61,4 +62,13 @@ def tables_to_pbn(rows: Sequence[TableRow]) -> str:
     return out.getvalue()
 
 
-__all__ = ["tables_to_pbn"]
+def tables_to_lin(rows: Sequence[TableRow]) -> str:
+    """The LIN text of the given tables (BBO's format), one board each."""
+    from endplay.parsers import lin
+
+    out = io.StringIO()
+    lin.dump([_board(r) for r in rows], out)
+    return out.getvalue()
+
+
+__all__ = ["tables_to_lin", "tables_to_pbn"]

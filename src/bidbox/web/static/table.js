@@ -98,6 +98,7 @@ function draw() {
     ? (s.contract ? `Final contract ${s.contract} by ${s.declarer}` : "Passed out")
     : (s.your_turn ? "Your call" : `${s.next_seat} to call`);
   $("export").href = `/api/tables/${s.id}/pbn`;
+  $("export-lin").href = `/api/tables/${s.id}/lin`;
   $("undo").disabled = !s.calls.some((c) => c.by === "you");
   drawKnowledge();
   $("preview").hidden = true;
