@@ -15,13 +15,17 @@ from bidbox.api import get_regulation, load_system
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options
 
-FORMATS = ("bboalert", "bml", "bss")
+FORMATS = ("html", "pdf", "bboalert", "bml", "bss", "card-ebu", "card-wbf")
 BINARY = {"pdf"}
+PRINTABLE = {"html", "pdf", "card-ebu", "card-wbf"}
+EXTENSIONS = {"bboalert": ".txt", "bml": ".bml", "bss": ".bss"}
 
 
 def render(system_name: str, fmt: str, options: list[str] | None = None,
-           regulation: str = "sbu", depth: int | None = None) -> str | bytes:
-    """The file of one format for a system, as text (bytes for PDF)."""
+           regulation: str = "sbu", depth: int | None = None, pdf: bool = False
+           ) -> str | bytes:
+    """The file of one format for a system, as text (bytes for PDF). ``pdf`` prints the
+    HTML formats (notes, cards) to PDF."""
     from bidbox.formats.tree import read_tree
 
     system = load_system(system_name, parse_options(options)).compiled
@@ -39,6 +43,12 @@ def render(system_name: str, fmt: str, options: list[str] | None = None,
         from bidbox.formats.bss import write_bss
 
         return write_bss(tree)
+    if fmt in ("html", "pdf", "card-ebu", "card-wbf"):
+        from bidbox.formats import html
+
+        page = (html.notes_html(tree, printable=pdf or fmt == "pdf") if fmt in ("html", "pdf")
+                else html.card_html(tree, fmt.removeprefix("card-")))
+        return html.html_to_pdf(page) if pdf or fmt == "pdf" else page
     raise BidboxError(f"unknown format '{fmt}': use one of {', '.join(FORMATS)}")
 
 
@@ -48,7 +58,12 @@ def cmd_publish(args: argparse.Namespace) -> int:
     out = args.output
     if args.format in BINARY and out in (None, "-"):
         raise BidboxError(f"--format {args.format} writes a binary file: name it with -o PATH")
-    content = render(args.system, args.format, args.option, args.regulation, args.depth)
+    # A card (or the notes) written to a .pdf path is printed to PDF.
+    pdf = bool(out) and str(out).lower().endswith(".pdf") and args.format in PRINTABLE
+    if out and str(out).lower().endswith(".pdf") and args.format not in PRINTABLE:
+        raise BidboxError(f"--format {args.format} is text, not PDF: give -o a "
+                          f"{EXTENSIONS[args.format]} path")
+    content = render(args.system, args.format, args.option, args.regulation, args.depth, pdf)
     if out in (None, "-"):
         assert isinstance(content, str)
         sys.stdout.write(content)
@@ -76,5 +91,6 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
     p.add_argument("--depth", type=int, default=None,
                    help="only the first N rounds of our calls (default: the whole tree)")
-    p.add_argument("-o", "--output", help="the file to write (default: standard output)")
+    p.add_argument("-o", "--output", help="the file to write (default: standard output); "
+                   "a .pdf path prints the notes or a card to PDF")
     p.set_defaults(func=cmd_publish)

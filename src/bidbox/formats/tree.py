@@ -129,8 +129,10 @@ class PublishedCall:
 
     @cached_property
     def shape(self) -> MeaningStats:
-        """HCP and suit-length ranges of the hands that show this meaning."""
-        return shape_stats(self.entry.shown)
+        """HCP and suit-length ranges of the hands that show this meaning, in the first
+        table context the notes reach it (a guard such as 'vul' holds there)."""
+        ctx = _context_at(min(self.openers), self.path, len(self.path))
+        return shape_stats(self.entry.shown, ctx)
 
     @property
     def is_artificial(self) -> bool:
