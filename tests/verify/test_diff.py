@@ -16,8 +16,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bidbox.core.seats import Seat
 from bidbox.core.hand import Hand
+from bidbox.core.seats import Seat
 from bidbox.evaluate import evaluate_hand
 from bidbox.sim.deals import deal_boards
 from bidbox.verify.diff import (
@@ -181,17 +181,17 @@ def test_a_file_at_a_git_revision(tmp_path: Path, pair: tuple[Path, Path]) -> No
     with pytest.raises(DiffInputError, match=r"--against .*notes\.bbx@nope.*'nope'"):
         load_version(f"{path}@nope", name="--against")
     outside = pair[0]
-    with pytest.raises(DiffInputError, match="--system .*not a git repository"):
+    with pytest.raises(DiffInputError, match=r"--system .*not a git repository"):
         load_version(f"{outside}@HEAD", name="--system")
 
 
 def test_git_missing_is_a_clear_error(tmp_path: Path, pair: tuple[Path, Path],
                                       monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
-    with pytest.raises(DiffInputError, match="--against .*needs git"):
+    with pytest.raises(DiffInputError, match=r"--against .*needs git"):
         load_version(f"{pair[0]}@HEAD", name="--against")
 
 
 def test_a_missing_file_names_the_argument() -> None:
-    with pytest.raises(DiffInputError, match="--against 'nowhere.bbx'"):
+    with pytest.raises(DiffInputError, match=r"--against 'nowhere\.bbx'"):
         load_version("nowhere.bbx", name="--against")
