@@ -81,7 +81,8 @@ def test_two_major_relays_reveal_the_exact_pattern() -> None:
         auction, shape = _decode(opening, hand)
         if shape is None:
             continue
-        assert shape == _shape(hand), f"{auction}: explain says {shape}, hand {hand} is {_shape(hand)}"
+        assert shape == _shape(hand), (
+            f"{auction}: explain says {shape}, hand {hand} is {_shape(hand)}")
         decoded += 1
     assert decoded >= len(openers) // 2
 
