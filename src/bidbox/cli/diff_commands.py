@@ -189,7 +189,7 @@ bid differently; {{ "%+.3f"|format(r.imps_per_board) }} IMPs per board
 <p>Deals dealt by seed {{ r.seed }} (sampled); only the changed deals are solved double dummy,
 the others score 0. IMPs are the new version's.</p>
 {% endif %}
-<h2>Structure: {{ r.nodes|length }} nodes differ</h2>
+<h2>Structure: {{ r.nodes|length }} node{{ "" if r.nodes|length == 1 else "s" }} differ{{ "s" if r.nodes|length == 1 else "" }}</h2>
 {% if r.nodes %}<table><tr><th>auction</th><th>call</th><th>change</th>
 <th class="was">was</th><th class="now">now</th></tr>
 {% for node in r.nodes %}{% if node.change != "changed" %}
@@ -219,8 +219,8 @@ decide ({{ "%.1f%%"|format(100 * r.exact_openings.decided_by_notes) }} of hands)
 <td class="num">{{ "%.3f%%"|format(100 * c.probability) }}</td><td>{{ c.method }}</td>
 <td class="num">{{ "%.1f%%"|format(100 * c.reach) }}</td><td><code>{{ c.witness }}</code></td>
 <td>{% for call, readings in c.explanation.items() %}<b>{{ call }}</b>:
-{% if readings.was %}<span class="was">was {{ readings.was }}</span>{% endif %}
-{% if readings.now %}<span class="now">now {{ readings.now }}</span>{% endif %}<br>
+{% if readings.was %}<br><span class="was">was: {{ readings.was }}</span>{% endif %}
+{% if readings.now %}<br><span class="now">now: {{ readings.now }}</span>{% endif %}<br>
 {% endfor %}</td></tr>{% endfor %}</table>
 <h2>Biggest swings</h2>
 <table><tr><th>board</th><th class="num">IMPs</th><th>now North-South</th>
