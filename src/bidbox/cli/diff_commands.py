@@ -67,7 +67,8 @@ def run_diff(now: SystemVersion, was: SystemVersion, deals: int, seed: int = DEF
         start = time.perf_counter()
         behaviour: Behaviour = behaviour_diff(
             now.system, was.system, boards.masks,
-            [boards.dealer(r) for r in range(deals)], [boards.vul(r) for r in range(deals)])
+            [boards.dealer(r) for r in range(deals)], [boards.vul(r) for r in range(deals)],
+            progress=progress)
         seconds["bidding"] = time.perf_counter() - start
         start = time.perf_counter()
         cost: DiffCost = diff_cost(boards, behaviour.now_ns, behaviour.was_ns,
@@ -189,7 +190,8 @@ bid differently; {{ "%+.3f"|format(r.imps_per_board) }} IMPs per board
 <p>Deals dealt by seed {{ r.seed }} (sampled); only the changed deals are solved double dummy,
 the others score 0. IMPs are the new version's.</p>
 {% endif %}
-<h2>Structure: {{ r.nodes|length }} node{{ "" if r.nodes|length == 1 else "s" }} differ{{ "s" if r.nodes|length == 1 else "" }}</h2>
+{% set one = r.nodes|length == 1 %}
+<h2>Structure: {{ r.nodes|length }} node{{ "" if one else "s" }} differ{{ "s" if one else "" }}</h2>
 {% if r.nodes %}<table><tr><th>auction</th><th>call</th><th>change</th>
 <th class="was">was</th><th class="now">now</th></tr>
 {% for node in r.nodes %}{% if node.change != "changed" %}

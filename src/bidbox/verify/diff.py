@@ -303,23 +303,32 @@ class Behaviour:
 
 
 def bid_two_tables(now: System, was: System, masks: npt.NDArray[np.int16],
-                   dealers: Sequence[Seat], vuls: Sequence[Vulnerability]
-                   ) -> tuple[list[Auction], list[Auction]]:
-    """Every deal at both tables through the batch bidder, one batch per (dealer, vul)."""
+                   dealers: Sequence[Seat], vuls: Sequence[Vulnerability],
+                   progress: bool | None = None) -> tuple[list[Auction], list[Auction]]:
+    """Every deal at both tables through the batch bidder, one batch per (dealer, vul).
+    ``progress`` None shows a bar only on a terminal."""
+    from tqdm import tqdm  # type: ignore[import-untyped, unused-ignore]
+
     n = len(masks)
     tables: tuple[list[Auction | None], list[Auction | None]] = ([None] * n, [None] * n)
     groups: dict[tuple[Seat, Vulnerability], list[int]] = {}
     for row in range(n):
         groups.setdefault((dealers[row], vuls[row]), []).append(row)
     seatings = ({Side.NS: now, Side.EW: was}, {Side.NS: was, Side.EW: now})
-    for (dealer, vul), rows in groups.items():
-        pick = np.asarray(rows, dtype=np.int64)
-        deals = DealBatch(masks[pick])
-        for table, systems in zip(tables, seatings, strict=True):
-            result = bid_batch(deals, systems, dealer, vul)
-            for auction, index, _ in result.groups:
-                for i in index:
-                    table[int(pick[i])] = auction
+    bar = tqdm(total=2 * n, unit="table", desc="diff: bidding",
+               disable=(not progress) if progress is not None else None)
+    try:
+        for (dealer, vul), rows in groups.items():
+            pick = np.asarray(rows, dtype=np.int64)
+            deals = DealBatch(masks[pick])
+            for table, systems in zip(tables, seatings, strict=True):
+                result = bid_batch(deals, systems, dealer, vul)
+                for auction, index, _ in result.groups:
+                    for i in index:
+                        table[int(pick[i])] = auction
+                bar.update(len(rows))
+    finally:
+        bar.close()
     one = [a for a in tables[0] if a is not None]
     two = [a for a in tables[1] if a is not None]
     if len(one) != n or len(two) != n:
@@ -336,10 +345,10 @@ def _first_difference(a: Auction, b: Auction) -> int | None:
 
 def behaviour_diff(now: System, was: System, masks: npt.NDArray[np.int16],
                    dealers: Sequence[Seat], vuls: Sequence[Vulnerability],
-                   explain_top: int = 12) -> Behaviour:
+                   explain_top: int = 12, progress: bool | None = None) -> Behaviour:
     """Bid ``masks`` (deals as ``(n, 4 seats, 4 suits)`` suit masks, with each deal's dealer
     and vulnerability) at both tables and collect where the versions part."""
-    now_ns, was_ns = bid_two_tables(now, was, masks, dealers, vuls)
+    now_ns, was_ns = bid_two_tables(now, was, masks, dealers, vuls, progress)
     n = len(masks)
     changed = np.zeros(n, dtype=bool)
     kinds: dict[tuple[tuple[Call, ...], str, str], BehaviourChange] = {}
