@@ -122,8 +122,9 @@ def report_lines(report: dict[str, Any]) -> list[str]:
             for side in ("was", "now"):
                 if call[side]:
                     m = call[side]
+                    line = m["line"] if len(m["line"]) <= 80 else m["line"][:77] + "..."
                     lines.append(f"      {side}: {m['meaning']}  [{Path(m['location']).name}]"
-                                 f"  {m['line']}")
+                                 f"  {line}")
         if node["order"]:
             lines.append(f"  {_where(node['auction'])}: calls tried in another order: was "
                          f"{' '.join(node['order']['was'])}, now "
