@@ -81,6 +81,64 @@ def cmd_publish(args: argparse.Namespace) -> int:
     return 0
 
 
+def draft_from(path: Path) -> tuple[str, list[str], list[str]]:
+    """(draft system text, calls whose meaning was not inferred, input left out) of a BML
+    or BBOalert file; the kind is read from the file (a BBOalert file starts with its
+    header), not guessed from the name alone."""
+    from bidbox.formats.bboalert import bboalert_draft
+    from bidbox.formats.bml import read_bml_draft
+    from bidbox.formats.draft import write_draft
+
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError:
+        text = path.read_text(encoding="latin-1")
+    except OSError as err:
+        raise BidboxError(f"cannot read '{path}': {err.strerror or err}") from None
+    if text.lstrip().startswith("BBOalert"):
+        draft = bboalert_draft(text, str(path))
+    elif path.suffix.lower() != ".txt":  # BML, whatever its name
+        draft = read_bml_draft(text, str(path))
+    else:
+        raise BidboxError(f"'{path}': a BBOalert file begins with the line 'BBOalert'; "
+                          "name a BML file .bml")
+    if not draft.roots:
+        raise BidboxError(f"'{path}': no calls found (a BML bidding table or BBOalert "
+                          "records)")
+    system, unknown = write_draft(draft)
+    return system, unknown, draft.skipped
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from bidbox.lang.compiler import compile_text
+
+    source = Path(args.file)
+    system, unknown, skipped = draft_from(source)
+    out = Path(args.output)
+    try:
+        out.write_text(system, encoding="utf-8")
+    except OSError as err:
+        raise BidboxError(f"cannot write '{out}': {err.strerror or err}") from None
+    calls = sum(1 for line in system.splitlines()
+                if line.strip() and not line.lstrip().startswith(("#", "(", "system",
+                                                                  "title", "source")))
+    print(f"wrote {out}: {calls} calls, {calls - len(unknown)} with a meaning inferred "
+          f"from the text, {len(unknown)} marked '# draft:'")
+    for line in unknown[: args.show]:
+        print(f"  not inferred: {line}")
+    if len(unknown) > args.show:
+        print(f"  ... and {len(unknown) - args.show} more (all marked in the file)")
+    for line in skipped[: args.show]:
+        print(f"  left out: {line}")
+    try:
+        compile_text(system, str(out))
+    except BidboxError as err:
+        first = str(err).splitlines()[0]
+        print(f"the draft does not compile yet: {first}")
+        return 1
+    return 0
+
+
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("publish", help="the system as HTML/PDF notes, convention cards, "
                                        "BBOalert, BML or BSS")
@@ -94,3 +152,10 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("-o", "--output", help="the file to write (default: standard output); "
                    "a .pdf path prints the notes or a card to PDF")
     p.set_defaults(func=cmd_publish)
+
+    p = sub.add_parser("import", help="a draft system file from BML or BBOalert notes")
+    p.add_argument("file", help="FILE.bml or a BBOalert FILE.txt")
+    p.add_argument("-o", "--output", required=True, help="the draft .bbx to write")
+    p.add_argument("--show", type=int, default=20,
+                   help="how many unread calls to list (default 20)")
+    p.set_defaults(func=cmd_import)

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from bidbox.core.calls import Call, CallKind
 from bidbox.errors import BidboxError
+from bidbox.formats.draft import Draft, DraftCall
 from bidbox.formats.tree import ALL_CONTEXTS, Context, PublishedCall, PublishedTree, Token
 
 BOX_LIMIT = 69
@@ -366,5 +367,83 @@ def read_bboalert(text: str, file: str = "<bboalert>") -> BBOalertFile:
     return out
 
 
-__all__ = ["BBOalertError", "BBOalertFile", "Record", "call_token", "explanation",
+# --- reading BBOalert into a draft system ----------------------------------------------
+_TOKENS = {"--": "P", "Db": "X", "Rd": "XX"}
+
+
+_PLAIN = r"(?:[1-7][CDHSN]|--|Db|Rd)"
+
+
+def _plain_tokens(context: str) -> list[str] | None:
+    """A context as two-character tokens, or None when it uses wildcards or a regular
+    expression (which a tree cannot place)."""
+    ctx = re.sub(r"\s+", "", context.replace("!", ""))
+    if len(ctx) % 2 or not re.fullmatch(f"{_PLAIN}*", ctx):
+        return None
+    return [ctx[i:i + 2] for i in range(0, len(ctx), 2)]
+
+
+def _expand_groups(context: str, limit: int = 64) -> list[str]:
+    """A context whose groups list plain calls, ``(1C|1D)1N--``, as each plain context it
+    stands for (at most ``limit``); other contexts as they are."""
+    ctx = re.sub(r"\s+", "", context)
+    group = re.search(rf"\(({_PLAIN}(?:\|{_PLAIN})*)\)", ctx)
+    if group is None:
+        return [ctx]
+    out: list[str] = []
+    for alternative in group.group(1).split("|"):
+        out.extend(_expand_groups(ctx[:group.start()] + alternative + ctx[group.end():],
+                                  limit))
+        if len(out) >= limit:
+            break
+    return out[:limit]
+
+
+def _token_call(token: str) -> Call:
+    return Call.parse(_TOKENS.get(token, token))
+
+
+def bboalert_draft(text: str, source: str = "<bboalert>") -> Draft:
+    """The records of a BBOalert file as a draft tree: each record's context walked from
+    the opening (leading passes dropped, as BBOalert does), the opponents' passes left
+    implicit. Records with wildcards or regular expressions are reported, not placed."""
+    parsed = read_bboalert(text, source)
+    name = re.sub(r"[^a-z0-9-]+", "-", source.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower())
+    draft = Draft("draft-" + (name.strip("-") or "notes"), source)
+    for original in parsed.records:
+        for context in _expand_groups(original.context):
+            _place(draft, Record(context, original.call, original.text, original.option,
+                                 original.line), source)
+    return draft
+
+
+def _place(draft: Draft, record: Record, source: str) -> None:
+    """Put one record's call into the draft tree, or say why it cannot go there."""
+    tokens = _plain_tokens(record.context)
+    call_tokens = _plain_tokens(record.call)
+    if tokens is None or call_tokens is None or len(call_tokens) != 1:
+        draft.skipped.append(f"{source}:{record.line}: '{record.context},{record.call}' "
+                             "uses a wildcard or a regular expression: not placed")
+        return
+    while tokens[:1] == [PASS_TOKEN]:
+        tokens = tokens[1:]  # passes before the opening
+    if record.option is not None:
+        draft.skipped.append(f"{source}:{record.line}: in option '{record.option}': "
+                             "placed in the one tree (seat and vulnerability are not "
+                             "kept)")
+    n = len(tokens)
+    parent: DraftCall | None = None
+    for i, token in enumerate([*tokens, call_tokens[0]]):
+        ours = (n - i) % 2 == 0
+        call = _token_call(token)
+        if not ours and call.kind is CallKind.PASS:
+            continue  # their pass is implicit in a system file
+        text_here = record.text.replace("#", " ").strip() if i == n else ""
+        if parent is None:
+            parent = draft.root(call, ours, text_here, record.line)
+        else:
+            parent = parent.child(call, ours, text_here, record.line)
+
+
+__all__ = ["BBOalertError", "BBOalertFile", "Record", "bboalert_draft", "call_token", "explanation",
            "option_tags", "read_bboalert", "split_long", "write_bboalert"]

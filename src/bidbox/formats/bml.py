@@ -14,9 +14,11 @@ bid" of theirs are listed in a paragraph after the table rather than dropped sil
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from bidbox.core.calls import Call, CallKind
+from bidbox.formats.draft import Draft, DraftCall
 from bidbox.formats.tree import (
     ALL_CONTEXTS,
     Context,
@@ -180,4 +182,72 @@ def table_groups(root: PublishedCall) -> list[tuple[str, str, frozenset[Context]
     return out
 
 
-__all__ = ["bml_call", "description", "seat_groups", "table_groups", "write_bml"]
+# --- reading BML into a draft system ---------------------------------------------------
+_BML_ROW = re.compile(r"^( *)(\(?(?:[1-7](?:NT|N|C|D|H|S)|P|D|R|X|XX)\)?"
+                      r"(?:-\(?(?:[1-7](?:NT|N|C|D|H|S)|P|D|R|X|XX)\)?)*)(?:\s+(.*))?$")
+_BML_SPECIAL = re.compile(r"^( *)(\(?\d+[A-Za-z]+\)?)(?:\s+(.*))?$")
+
+
+def _bml_to_call(token: str) -> tuple[Call, bool]:
+    ours = not token.startswith("(")
+    bare = token.strip("()")
+    word = {"D": "X", "R": "XX"}.get(bare, bare)
+    return Call.parse(word), ours
+
+
+def read_bml_draft(text: str, source: str = "<bml>") -> Draft:
+    """The bidding tables of a BML document as a draft tree; rows BML can write but a
+    system file cannot (``2M``, ``1X``, steps) are reported with their subtrees."""
+    draft = Draft(_draft_name(source), source)
+    stack: list[tuple[int, DraftCall]] = []  # (indentation, the row's last call)
+    skipping: int | None = None
+    for number, raw in enumerate(text.splitlines(), 1):
+        if not raw.strip() or (raw.lstrip().startswith(("#", "//", "*", "-", "|"))
+                               and not _BML_ROW.match(raw)):
+            if not raw.strip():
+                stack = []
+            continue
+        row = _BML_ROW.match(raw)
+        indent = len(raw) - len(raw.lstrip())
+        if skipping is not None:
+            if indent > skipping:
+                continue
+            skipping = None
+        if row is None:
+            special = _BML_SPECIAL.match(raw)
+            if special and (stack or indent == 0):
+                draft.skipped.append(f"{source}:{number}: '{special.group(2)}' (a BML "
+                                     "pattern bid): left out with its continuations")
+                skipping = indent
+            elif stack and indent > stack[-1][0]:
+                stack[-1][1].text += " " + raw.strip().lstrip("= ")  # more description
+            else:
+                stack = []
+            continue
+        description = (row.group(3) or "").strip()
+        description = re.sub(r"^=\s*", "", description)
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        tokens = row.group(2).split("-")
+        parent = stack[-1][1] if stack else None
+        for i, token in enumerate(tokens):
+            call, ours = _bml_to_call(token)
+            text_here = description if i == len(tokens) - 1 else ""
+            if parent is not None and not parent.ours and not ours:
+                parent = parent.child(Call.parse("P"), True, "", number)  # our pass between
+            if parent is None:
+                parent = draft.root(call, ours, text_here, number)
+            else:
+                parent = parent.child(call, ours, text_here, number)
+        assert parent is not None
+        stack.append((indent, parent))
+    return draft
+
+
+def _draft_name(source: str) -> str:
+    stem = re.sub(r"[^a-z0-9-]+", "-", source.rsplit("/", 1)[-1].rsplit(".", 1)[0].lower())
+    return "draft-" + (stem.strip("-") or "notes")
+
+
+__all__ = ["bml_call", "description", "read_bml_draft", "seat_groups", "table_groups",
+           "write_bml"]
