@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean notes
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,12 @@ $(STAMP): pyproject.toml
 # The bidding table at http://127.0.0.1:8000/ (boards in the user's data directory); it
 # serves until Ctrl-C. The tour of the CLI is `$(BIN)/bidbox demo`.
 run: $(STAMP)
+	@echo "System notes (HTML, the whole tree): make notes writes out/notes/sbu-level1.html and out/notes/tosr.html; any system: bidbox publish --system NAME --format html -o notes.html"
 	$(BIN)/bidbox serve
+
+# The HTML notes of the shipped systems in out/notes/ and their README screenshots.
+notes: $(STAMP)
+	$(BIN)/python tools/publish_notes.py
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
