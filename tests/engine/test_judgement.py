@@ -99,3 +99,14 @@ def test_one_hand_and_batch_bidders_agree_with_both_sides_bidding(vul: Vulnerabi
     for i in range(len(deals)):
         alone, _ = bid_deal({s: deals.hand(i, s) for s in Seat}, systems, Seat.W, vul)
         assert alone == auctions[i], (i, str(alone), str(auctions[i]))
+
+
+def test_a_game_signoff_in_the_notes_does_not_bar_a_slam() -> None:
+    # 1NT (12-14) - 4S is the notes' sign-off with six spades and game values; they name
+    # no slam route, so with 21 HCP the captain bids the slam.
+    strong = choose_call(Hand.parse("AKQJ32.KQ2.AQ2.2"), Auction.parse("1NT P"), sbu())
+    assert strong.call == Call.parse("6S") and strong.source == "placement"
+    assert "sign off in 4S" in strong.reason
+    # With game values only, the notes' sign-off stands.
+    plain = choose_call(Hand.parse("KQJ932.K32.A2.32"), Auction.parse("1NT P"), sbu())
+    assert plain.call == Call.parse("4S") and plain.source == "system"

@@ -1,4 +1,5 @@
-"""Duplicate scores as a look-up table, for the bidder's contract choice and the simulator.
+"""Duplicate scores as a look-up table, and the IMP scale, for the bidder's contract choice
+and the simulator.
 
 Scores come from endplay's scoring (``endplay.types.Contract.score``), read once into a
 table over every (level, strain, doubled, vulnerable, tricks), so that choosing among 35
@@ -16,6 +17,24 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.calls import Strain
+
+IMP_BOUNDARIES: tuple[int, ...] = (
+    20, 50, 90, 130, 170, 220, 270, 320, 370, 430, 500, 600, 750, 900, 1100, 1300, 1500,
+    1750, 2000, 2250, 2500, 3000, 3500, 4000,
+)
+"""The lowest point difference worth 1, 2, ... 24 IMPs (standard IMP scale)."""
+
+
+def imps(difference: int) -> int:
+    """IMPs for a point difference, with its sign (+430 is 10 IMPs, -20 is -1)."""
+    size = int(np.searchsorted(IMP_BOUNDARIES, abs(difference), side="right"))
+    return size if difference >= 0 else -size
+
+
+def imps_array(differences: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """:func:`imps` over an array of point differences."""
+    size = np.searchsorted(np.asarray(IMP_BOUNDARIES), np.abs(differences), side="right")
+    return np.where(differences >= 0, size, -size).astype(np.int64)
 
 
 @cache

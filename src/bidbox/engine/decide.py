@@ -18,7 +18,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS, Call
 from bidbox.core.seats import Side
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
-from bidbox.engine.judgement import judge
+from bidbox.engine.judgement import beyond_game, judge, sets_no_ceiling
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
 from bidbox.lang.system import CallEntry, Node, System
@@ -71,6 +71,24 @@ def _system_reason(entry: CallEntry) -> str:
             f"fits ({entry.location})")
 
 
+def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
+                 entry: CallEntry, defined: set[Call]) -> list[Decision]:
+    """The notes' game sign-off for the hands in ``hit``, except those for which the
+    captain bids a slam the notes do not define here."""
+    rows = np.flatnonzero(hit)
+    out = []
+    for judged in beyond_game(state, hands.take(rows), entry.call, defined):
+        mask = np.zeros(hands.n, dtype=bool)
+        mask[rows[judged.mask]] = True
+        if judged.call == entry.call:
+            out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
+        else:
+            out.append(Decision(judged.call, mask, None, PLACEMENT,
+                                f"{judged.reason} (the notes sign off in {entry.call} "
+                                f"and name no slam route: {entry.location})"))
+    return out
+
+
 def decide(state: TableState, hands: HandFeatures | SubFeatures,
            systems: Mapping[Side, System]) -> list[Decision]:
     """The calls of the next seat for every hand in ``hands``; the masks partition it."""
@@ -86,10 +104,13 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         entries = candidates(here.node, ctx)
         default_pass = next((e for e in entries if e.is_default_pass), None)
         skip = frozenset() if default_pass is None else frozenset({default_pass.call})
-        for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
-            out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
-            remaining &= ~hit
         defined = _defined(entries, default_pass)
+        for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
+            remaining &= ~hit
+            if sets_no_ceiling(entry.call, entry.forcing):
+                out.extend(_beyond_game(state, hands, hit, entry, set(defined)))
+                continue
+            out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
     if remaining.any() and here.base is not None and state.opened:
         rest = np.flatnonzero(remaining)
         base_entries = candidates(here.base, ctx)

@@ -32,10 +32,11 @@ import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
-from bidbox.core.scoring import score_table
+from bidbox.core.scoring import imps_array, score_table
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import PartnerView, estimate_seats, partner_view
 from bidbox.engine.features import Array, Features
+from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import estimate_tricks, trick_model_info
 from bidbox.engine.walk import TableState, table_context
 from bidbox.lang.system import Forcing, System
@@ -167,11 +168,43 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         why = ("no opening fits: pass" if not state.opened else
                "partner has placed the contract (or signed off): pass")
         return [Judgement(PASS, everyone, why)]
-    seat = auction.next_seat
-    ctx = table_context(auction, len(auction.calls))
     options = _options(state, duty, defined)
     if not options:
         return [Judgement(PASS, everyone, "no legal call is left: pass")]
+    p = _prospects(state, hands)
+    # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
+    # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
+    # past it.
+    reserved = [b for b in _reserved_bids(auction, defined) if b not in options]
+    weighed = options + reserved
+    ev = expected_scores(auction, weighed, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
+    top = np.argmax(ev, axis=1)
+    ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
+    ceiling = np.where(top >= len(options), ranks[top], 99)
+    allowed = ranks[None, :len(options)] < ceiling[:, None]
+    ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
+    best = np.argmax(ev_allowed, axis=1)
+    return _judgements(options, best, duty, p, _contract_ours(auction))
+
+
+@dataclass(frozen=True)
+class _Prospects:
+    """What the captain works from, per hand of a batch: partner's expectation, the
+    partnership's tricks by strain and their distribution."""
+
+    ctx: TableContext
+    contested: bool
+    own_hcp: Array
+    view: PartnerView
+    combined_len: Array
+    tricks: Array
+    probs: Array
+
+
+def _prospects(state: TableState, hands: Features) -> _Prospects:
+    auction = state.auction
+    seat = auction.next_seat
+    ctx = table_context(auction, len(auction.calls))
     own_hcp = hands.value("hcp").astype(np.float64)
     own_len = hands.value("lengths").astype(np.float64)
     view = partner_view(estimate_seats(state), seat, own_hcp, own_len)
@@ -181,25 +214,82 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     probs = trick_distribution(tricks, _sd_for(view, hands.n))
     contested = any(c.kind is not CallKind.PASS for i, c in enumerate(auction.calls)
                     if auction.seat_of(i).side is not seat.side)
-    # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
-    # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
-    # past it.
-    reserved = [b for b in _reserved_bids(auction, defined) if b not in options]
-    weighed = options + reserved
-    ev = expected_scores(auction, weighed, probs, ctx.vul, ctx.they_vul, contested)
-    top = np.argmax(ev, axis=1)
-    ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
-    ceiling = np.where(top >= len(options), ranks[top], 99)
-    allowed = ranks[None, :len(options)] < ceiling[:, None]
-    ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
-    best = np.argmax(ev_allowed, axis=1)
-    ours_now = _contract_ours(auction)
+    return _Prospects(ctx, contested, own_hcp, view, combined_len, tricks, probs)
+
+
+def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
+                ours_now: bool) -> list[Judgement]:
     out = []
     for j in np.unique(best):
         mask = best == j
         call = options[int(j)]
-        out.append(Judgement(call, mask, _reason(call, duty, combined_len[mask], tricks[mask],
-                                                  view.hcp[mask], own_hcp[mask], ours_now)))
+        out.append(Judgement(call, mask, _reason(call, duty, p.combined_len[mask],
+                                                  p.tricks[mask], p.view.hcp[mask],
+                                                  p.own_hcp[mask], ours_now)))
+    return out
+
+
+SLAM_ODDS = 0.5
+"""The chance of making a slam that judgement asks for before it bids one past the
+notes' game."""
+
+
+def sets_no_ceiling(call: Call, forcing: Forcing | None) -> bool:
+    """A game sign-off below slam: the notes place the contract at game and say nothing
+    of slam, so the captain may still look beyond it."""
+    return (forcing is Forcing.SIGNOFF and call.is_bid and call.strain is not None
+            and GAME_LEVEL[call.strain] <= call.level < 6)
+
+
+def beyond_game(state: TableState, hands: Features, game: Call,
+                defined: set[Call]) -> list[Judgement]:
+    """For hands the notes send to ``game`` with a sign-off: the game, or a slam the notes
+    do not define here where the captain's estimate scores it higher. Notes that sign off
+    in game rarely mean "even with slam values"; where they have a slam route it is
+    defined, and the hands that fit it never reach this point."""
+    auction = state.auction
+    slams = [b for b in ALL_BIDS if b.level >= 6 and b not in defined and auction.is_legal(b)]
+    if not slams or hands.n == 0:
+        return [Judgement(game, np.ones(hands.n, dtype=bool), "")]
+    # A slam must beat every game, not only the notes' one: where another game scores
+    # better than the notes' (5D rather than 3NT), the notes' strain stands and so does
+    # their level.
+    games = [b for b in ALL_BIDS if b.strain is not None and b != game and b.level < 6
+             and b.level >= GAME_LEVEL[b.strain] and auction.is_legal(b)]
+    options = [game, *slams]
+    p = _prospects(state, hands)
+    ev = expected_scores(auction, options, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
+    # Teams score by IMPs, which a slam's bonus does not dominate as it does total points:
+    # a slam is bid only where it gains IMPs on average against the notes' game and
+    # against every other game, each scored on its own trick distribution.
+    vul = p.ctx.vul
+    gains = np.full((hands.n, len(slams)), np.inf)
+    for other in (game, *games):
+        for j, slam in enumerate(slams):
+            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, p.probs, vul))
+    # And only where it is odds-on: the spread is partly partner's unknown cards, which a
+    # slam try would have asked about, so a marginal slam is not worth the guess.
+    k = np.arange(14)
+    makes = np.stack([p.probs[:, _COLUMN[s.strain], :][:, k >= s.level + 6].sum(axis=1)
+                      for s in slams if s.strain is not None], axis=1)
+    slam_ev = np.where((gains > 0) & (makes >= SLAM_ODDS), ev[:, 1:], -np.inf)
+    pick = np.argmax(slam_ev, axis=1)
+    best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
+    return _judgements(options, best, "free", p, _contract_ours(auction))
+
+
+def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
+    """Per hand, the expected IMPs of contract ``a`` against ``b`` (both ours, undoubled):
+    in one strain on the same tricks, in two strains on independent trick counts."""
+    assert a.strain is not None and b.strain is not None
+    table = score_table()
+    sa = table[a.level - 1, int(a.strain), 0, int(vul)].astype(np.int64)
+    sb = table[b.level - 1, int(b.strain), 0, int(vul)].astype(np.int64)
+    pa, pb = probs[:, _COLUMN[a.strain]], probs[:, _COLUMN[b.strain]]
+    if a.strain is b.strain:
+        return pa @ imps_array(sa - sb).astype(np.float64)
+    matrix = imps_array(sa[:, None] - sb[None, :]).astype(np.float64)  # (14, 14)
+    out: Array = np.einsum("nk,kl,nl->n", pa, matrix, pb)
     return out
 
 
