@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
@@ -34,17 +33,9 @@ from bidbox.lang.constraints import (
     SuitRange,
     suit_index,
 )
-
-
-@dataclass(frozen=True)
-class TableContext:
-    """What the table tells a hand beyond its cards when it calls."""
-
-    seat: int  # 1 = dealer ... 4
-    vul: bool
-    they_vul: bool
-    passed: bool  # this hand has passed before (a passed hand)
-
+from bidbox.lang.constraints import (
+    TableContext as TableContext,  # re-exported: the engine evaluates meanings in it
+)
 
 Predicate = Callable[[Features, TableContext], Array]
 _OPS = {">": operator.gt, ">=": operator.ge, "<": operator.lt, "<=": operator.le,

@@ -17,8 +17,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, Call, CallKind
 from bidbox.core.seats import Seat, Side
 from bidbox.engine.predicates import TableContext
-from bidbox.lang.compiler import TableContext as GuardContext
-from bidbox.lang.compiler import context_holds
+from bidbox.lang.constraints import context_holds
 from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 
@@ -33,7 +32,7 @@ def table_context(auction: Auction, index: int) -> TableContext:
 
 
 def guard_holds(entry: CallEntry, ctx: TableContext) -> bool:
-    return context_holds(entry.guard, GuardContext(ctx.seat, ctx.vul, ctx.they_vul, ctx.passed))
+    return context_holds(entry.guard, ctx)
 
 
 def candidates(node: Node, ctx: TableContext) -> list[CallEntry]:

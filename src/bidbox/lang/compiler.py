@@ -39,7 +39,9 @@ from bidbox.lang.constraints import (
     SuitCompare,
     SuitFlag,
     SuitRange,
+    TableContext,
     conjoin,
+    context_holds,
     disjoin,
     negate,
     nesting_depth,
@@ -94,38 +96,8 @@ class Attributes:
     if_legal: bool = False  # [if legal]: made only where legal, skipped at other uses
 
 
-@dataclass(frozen=True)
-class TableContext:
-    """One table situation, for checking that variants of a call never overlap."""
-
-    seat: int
-    vul: bool
-    they_vul: bool
-    passed: bool
-
-
 ALL_CONTEXTS = tuple(TableContext(s, v, t, p) for s, v, t, p in itertools.product(
     (1, 2, 3, 4), (False, True), (False, True), (False, True)))
-
-
-def context_holds(c: Constraint, ctx: TableContext) -> bool:
-    """Evaluate a context-only constraint in one table situation (hand terms count as true)."""
-    if isinstance(c, Always):
-        return c.value
-    if isinstance(c, And):
-        return all(context_holds(i, ctx) for i in c.items)
-    if isinstance(c, Or):
-        return any(context_holds(i, ctx) for i in c.items)
-    if isinstance(c, Not):
-        return not context_holds(c.item, ctx)
-    if isinstance(c, Context):
-        return {
-            "seat": ctx.seat in c.seats, "vul": ctx.vul, "nonvul": not ctx.vul,
-            "they_vul": ctx.they_vul, "they_nonvul": not ctx.they_vul,
-            "fav": not ctx.vul and ctx.they_vul, "unfav": ctx.vul and not ctx.they_vul,
-            "passed": ctx.passed, "unpassed": not ctx.passed,
-        }[c.kind]
-    return True
 
 
 def _is_context_only(c: Constraint) -> bool:

@@ -377,6 +377,42 @@ class Context(Constraint):
             return "in seat " + " or ".join(map(str, self.seats))
         return CONTEXT_WORDS[self.kind]
 
+    def holds(self, ctx: TableContext) -> bool:
+        """Whether the table situation ``ctx`` meets this condition."""
+        return {
+            "seat": ctx.seat in self.seats, "vul": ctx.vul, "nonvul": not ctx.vul,
+            "they_vul": ctx.they_vul, "they_nonvul": not ctx.they_vul,
+            "fav": not ctx.vul and ctx.they_vul, "unfav": ctx.vul and not ctx.they_vul,
+            "passed": ctx.passed, "unpassed": not ctx.passed,
+        }[self.kind]
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What the table tells a hand beyond its cards when it calls: one table situation.
+    The compiler checks guards over all of them; the engine evaluates meanings in one."""
+
+    seat: int  # 1 = dealer ... 4
+    vul: bool
+    they_vul: bool
+    passed: bool  # this hand has passed before (a passed hand)
+
+
+def context_holds(c: Constraint, ctx: TableContext) -> bool:
+    """Evaluate a context-only constraint (a guard) in one table situation; hand terms
+    count as true."""
+    if isinstance(c, Always):
+        return c.value
+    if isinstance(c, And):
+        return all(context_holds(i, ctx) for i in c.items)
+    if isinstance(c, Or):
+        return any(context_holds(i, ctx) for i in c.items)
+    if isinstance(c, Not):
+        return not context_holds(c.item, ctx)
+    if isinstance(c, Context):
+        return c.holds(ctx)
+    return True
+
 
 @dataclass(frozen=True)
 class NameRef(Constraint):
