@@ -61,11 +61,13 @@ def step_ours(node: Node | None, call: Call, ctx: TableContext) -> tuple[Node | 
     return (entry.node if entry else None), entry
 
 
-def step_theirs(node: Node | None, call: Call) -> Node | None:
-    """Our node after an opponent's call: a pass is implicit unless written as (P)."""
+def step_theirs(node: Node | None, call: Call, theirs: CallEntry | None = None
+                ) -> Node | None:
+    """Our node after an opponent's call (``theirs``: what their notes say it shows, for
+    defences chosen by meaning): a pass is implicit unless written as (P)."""
     if node is None:
         return None
-    opp = node.opp_child(call)
+    opp = node.opp_child(call, theirs)
     if opp is not None:
         return opp.node
     return node if call.kind is CallKind.PASS else None
@@ -178,10 +180,10 @@ def advance(state: TableState, call: Call, step: WalkStep | None = None) -> Tabl
     # The opponents' natural base reads our bids by their names ((1S) is spades); an
     # artificial bid of ours does not show the suit it names, so their base stops there.
     their_base = (None if call.is_bid and step.entry is not None and step.entry.is_artificial
-                  else step_theirs(state.sides[theirs].base, call))
+                  else step_theirs(state.sides[theirs].base, call, step.entry))
     sides = {ours: SideState(node, base, forced and not _game_reached(auction, ours)),
              theirs: replace(state.sides[theirs],
-                             node=step_theirs(state.sides[theirs].node, call),
+                             node=step_theirs(state.sides[theirs].node, call, step.entry),
                              base=their_base)}
     last = {**state.last, seat: step}
     return TableState(auction, sides, last, True, steps)

@@ -575,7 +575,8 @@ class Compiler:
                 if wildcard is not None and any(o.call == call for o in node.opp):
                     continue  # an explicit line for this call wins over the wildcard
                 child = Node(after.calls, False, after.label)
-                node.opp.append(OppEntry(wildcard or str(call), call, where, child))
+                node.opp.append(OppEntry(wildcard or str(call), call, where, child,
+                                         tuple(line.tags)))
                 self.expand(raw.children, child, after, variables, depth, use)
                 continue
             entry = CallEntry(
@@ -990,12 +991,15 @@ class Compiler:
                     self.error(b.location, f"{b.call} is defined twice at this point (also at "
                                            f"line {a.location.line}); give the variants "
                                            "disjoint guards such as [seat 1-2] / [seat 3-4]")
-        seen: dict[str, OppEntry] = {}
+        seen: dict[tuple[str, tuple[str, ...]], OppEntry] = {}
         for opp in node.opp:
-            key = str(opp.call)
+            key = (str(opp.call), tuple(sorted(opp.meaning)))
             if key in seen:
-                self.error(opp.location, f"opponents' ({key}) appears twice here (also "
-                                         f"at line {seen[key].location.line})")
+                asks = f" [{', '.join(opp.meaning)}]" if opp.meaning else ""
+                self.error(opp.location, f"opponents' ({key[0]}){asks} appears twice here "
+                                         f"(also at line {seen[key].location.line}); tell "
+                                         "the lines apart by the meaning they answer, as "
+                                         "(1C) [strong] and (1C) [natural]")
             seen.setdefault(key, opp)
 
 

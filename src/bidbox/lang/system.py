@@ -120,6 +120,21 @@ class OppEntry:
     call: Call | None
     location: Location
     node: Node
+    meaning: tuple[str, ...] = ()  # tags their call must carry: (1C) [strong], (1D) [natural]
+
+    def fits(self, theirs: CallEntry | None) -> bool:
+        """Whether the opponents' call, as their own notes read it (None: their notes do
+        not define it, so it is taken as natural), carries every tag this line asks."""
+        for tag in self.meaning:
+            if tag == "natural":
+                if theirs is not None and theirs.is_artificial:
+                    return False
+            elif tag == "artificial":
+                if theirs is None or not theirs.is_artificial:
+                    return False
+            elif theirs is None or tag not in theirs.tags:
+                return False
+        return True
 
     def matches(self, call: Call) -> bool:
         if self.call is not None:
@@ -145,12 +160,16 @@ class Node:
         """Calls in the order the bidder tries them: higher priority first, then file order."""
         return sorted(self.calls, key=lambda e: (-e.priority, e.order))
 
-    def opp_child(self, call: Call) -> OppEntry | None:
-        exact = [o for o in self.opp if o.call is not None and o.matches(call)]
-        if exact:
-            return exact[0]
-        wild = [o for o in self.opp if o.call is None and o.matches(call)]
-        return wild[0] if wild else None
+    def opp_child(self, call: Call, theirs: CallEntry | None = None) -> OppEntry | None:
+        """Where our methods continue after the opponents' ``call`` (``theirs``: its
+        meaning in their notes). A written call wins over a wildcard, and a line that asks
+        for a meaning ((1C) [strong]) wins over one that does not when the call has it."""
+        for exact in (True, False):
+            found = [o for o in self.opp if (o.call is not None) is exact and o.matches(call)
+                     and o.fits(theirs)]
+            if found:
+                return max(found, key=lambda o: len(o.meaning))
+        return None
 
     def walk(self) -> list[Node]:
         out = [self]
