@@ -110,3 +110,16 @@ def test_a_game_signoff_in_the_notes_does_not_bar_a_slam() -> None:
     # With game values only, the notes' sign-off stands.
     plain = choose_call(Hand.parse("KQJ932.K32.A2.32"), Auction.parse("1NT P"), sbu())
     assert plain.call == Call.parse("4S") and plain.source == "system"
+
+
+def test_a_signoff_after_an_ace_ask_stands() -> None:
+    # After our Blackwood showed the aces missing, the notes' 5H sign-off is informed:
+    # the captain does not bid past it, however many points it holds.
+    text = ("system bw\n1H hcp 12-19, 5+H\n"
+            "  4NT hcp 16+, 3+H [ask, blackwood, artificial, f1]\n"
+            "    5C aces 0-1 [answer, artificial]\n"
+            "      5H any [signoff] \"aces missing: stop\"\n")
+    systems = as_systems(compile_text(text, "bw.bbx"))
+    result = choose_call(Hand.parse("KQJ.KQJ2.KQJ2.K2"), Auction.parse("1H P 4NT P 5C P"),
+                         systems)
+    assert result.call == Call.parse("5H") and result.source == "system"

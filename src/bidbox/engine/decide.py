@@ -107,7 +107,7 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         defined = _defined(entries, default_pass)
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             remaining &= ~hit
-            if sets_no_ceiling(entry.call, entry.forcing):
+            if sets_no_ceiling(entry.call, entry.forcing, state):
                 out.extend(_beyond_game(state, hands, hit, entry, set(defined)))
                 continue
             out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))

@@ -234,11 +234,22 @@ SLAM_ODDS = 0.5
 notes' game."""
 
 
-def sets_no_ceiling(call: Call, forcing: Forcing | None) -> bool:
-    """A game sign-off below slam: the notes place the contract at game and say nothing
-    of slam, so the captain may still look beyond it."""
-    return (forcing is Forcing.SIGNOFF and call.is_bid and call.strain is not None
-            and GAME_LEVEL[call.strain] <= call.level < 6)
+_EXPLORED = frozenset({"ask", "blackwood", "gerber", "relay", "control", "cue"})
+"""Tags of calls that explore for slam: after one of ours the notes' sign-off is an
+informed one (no key cards, no control) and stands."""
+
+
+def sets_no_ceiling(call: Call, forcing: Forcing | None, state: TableState) -> bool:
+    """A game sign-off below slam where our side has not explored for slam: the notes
+    place the contract at game and say nothing of slam, so the captain may still look
+    beyond it. A sign-off after an ace ask, a relay or a cue bid of ours answers what
+    the exploration found, and is kept."""
+    if not (forcing is Forcing.SIGNOFF and call.is_bid and call.strain is not None
+            and GAME_LEVEL[call.strain] <= call.level < 6):
+        return False
+    side = state.next_seat.side
+    return not any(step.seat.side is side and step.entry is not None
+                   and _EXPLORED & set(step.entry.tags) for step in state.steps)
 
 
 def beyond_game(state: TableState, hands: Features, game: Call,
