@@ -86,3 +86,13 @@ def test_a_missing_base_names_its_line(tmp_path: Path) -> None:
     (tmp_path / "s.bbx").write_text('system s\nbase "nope.bbx"\n1NT hcp 15-17, balanced\n')
     with pytest.raises(SystemFileError, match=r"s\.bbx:2:1: error: base 'nope\.bbx'"):
         load_system(str(tmp_path / "s.bbx"))
+
+
+@pytest.mark.parametrize(("name", "says"), [("bal", "short for the measure 'balanced'"),
+                                            ("hcp", "the measure 'hcp'"),
+                                            ("pattern", "a word of the language")])
+def test_a_def_may_not_take_a_measures_name(name: str, says: str) -> None:
+    # Once silently shadowed: `def bal = 0-4H` then `1C bal` read the measure.
+    with pytest.raises(SystemFileError) as err:
+        compile_text(f"system d\ndef {name} = 0-4H\n1C {name}\n", "d.bbx")
+    assert "d.bbx:2:1" in str(err.value) and says in str(err.value)

@@ -50,3 +50,4 @@ def test_two_lines_for_one_call_need_different_meanings(tmp_path: Path) -> None:
     with pytest.raises(SystemFileError) as err:
         compile_text(text, str(tmp_path / "twice.bbx"))
     assert "twice.bbx:4:1" in str(err.value) and "[strong] appears twice" in str(err.value)
+

@@ -22,7 +22,13 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
 from bidbox.errors import BidboxError, IllegalCallError, NotationError, did_you_mean
 from bidbox.evaluate import all_measures
-from bidbox.lang.constraint_parser import SUIT_TOKENS, find_measure, measure_name, parse_tokens
+from bidbox.lang.constraint_parser import (
+    KEYWORDS,
+    SUIT_TOKENS,
+    find_measure,
+    measure_name,
+    parse_tokens,
+)
 from bidbox.lang.constraints import (
     ANY,
     CONTEXT_WORDS,
@@ -247,6 +253,14 @@ class Compiler:
         for name, tokens, location in self.doc.defs:
             if name in self.def_tokens:
                 self.error(location, f"'{name}' is defined twice")
+                continue
+            taken = measure_name(name)
+            if name in KEYWORDS or find_measure(taken) is not None:
+                # A use of the name would read the measure (or keyword), never the def.
+                what = ("a word of the language" if name in KEYWORDS else
+                        f"the measure '{taken}'" if taken == name else
+                        f"short for the measure '{taken}'")
+                self.error(location, f"'{name}' is {what}: give the def another name")
                 continue
             self.def_tokens[name] = (tokens, location)
         for name in self.def_tokens:
