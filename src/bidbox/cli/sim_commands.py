@@ -99,7 +99,14 @@ def _write_errors(errors: list[str], out: Path | None) -> int:
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
-    """Deal boards (optionally where North meets a constraint) and write them as PBN."""
+    """Deal boards (optionally where North meets a constraint) and write them as PBN; or,
+    with --boards, bid the boards of a PBN/LIN file with a system and write them with the
+    auction beside the one played."""
+    if args.boards is not None:
+        return _bid_file_boards(args)
+    if args.count is None:
+        raise SimulationArgumentError("deal: give --count N (or --boards FILE to bid a "
+                                      "file's boards)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     check_deal_arguments(args.count, seed, "--count", "--seed")
     where = north_filter(args.where) if args.where else None
@@ -108,6 +115,26 @@ def cmd_deal(args: argparse.Namespace) -> int:
     write_pbn_boards(boards, path)
     condition = f" where North has {where}" if where is not None else ""
     print(f"wrote {len(boards)} boards to {path} (seed {seed}){condition}", file=sys.stderr)
+    return 0
+
+
+def _bid_file_boards(args: argparse.Namespace) -> int:
+    from bidbox.formats.pbn import bid_boards, read_boards, write_boards
+    from bidbox.lang import load_system
+    from bidbox.rules import REGULATIONS
+
+    if args.system is None:
+        raise SimulationArgumentError("deal --boards: name the system that bids them "
+                                      "with --system NAME")
+    ns = load_system(args.system)
+    ew = load_system(args.ew) if args.ew else ns
+    boards = read_boards(Path(args.boards))
+    out = bid_boards(boards, ns, ew, REGULATIONS["sbu"])
+    path = Path(args.output)
+    write_boards(out, path)
+    print(f"wrote {len(boards)} boards bid by {ns.name}"
+          f"{' / ' + ew.name if ew is not ns else ''} to {path}, each followed by the "
+          f"auction played", file=sys.stderr)
     return 0
 
 
@@ -142,7 +169,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("deal", help="deal boards to a PBN file, optionally with a constraint")
-    p.add_argument("--count", type=int, required=True, metavar="N", help="number of boards")
+    p.add_argument("--count", type=int, metavar="N", help="number of boards")
+    p.add_argument("--boards", metavar="IN.pbn",
+                   help="bid the boards of this PBN or LIN file instead of dealing")
+    p.add_argument("--system", metavar="NAME", help="with --boards: the system that bids")
+    p.add_argument("--ew", metavar="OTHER", help="with --boards: East-West's system "
+                                                 "(default: the same)")
     p.add_argument("--seed", type=int, help="dealing seed (default: a new one, printed)")
     p.add_argument("--where", metavar="CONSTRAINT",
                    help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
