@@ -76,3 +76,11 @@ def test_the_base_is_shipped_but_not_listed_as_a_system() -> None:
     from bidbox.lang.loader import shipped_systems
     assert "natural" not in {s.name for s in shipped_systems()}
     assert "natural" in {s.name for s in shipped_systems(bases=True)}
+
+
+def test_the_base_answers_a_strong_club_two_by_its_meaning() -> None:
+    # Their 2C is artificial and strong: the base's defence to it (a long suit overcalled)
+    # applies, where reading their bids by name alone had to skip every artificial one.
+    systems = _against("2C hcp 23+ [artificial, strong, gf]")
+    result = choose_call(Hand.parse("KQJ932.32.432.32"), Auction.parse("2C"), systems)
+    assert result.call == Call.parse("2S") and result.source == "base"

@@ -177,14 +177,12 @@ def advance(state: TableState, call: Call, step: WalkStep | None = None) -> Tabl
     # forcing (the notes' exception, as Acol's 2C-2D-2NT).
     forced = (forcing is Forcing.GAME_FORCING
               or (mine.game_forced and forcing not in _RELEASES))
-    # The opponents' natural base reads our bids by their names ((1S) is spades); an
-    # artificial bid of ours does not show the suit it names, so their base stops there.
-    their_base = (None if call.is_bid and step.entry is not None and step.entry.is_artificial
-                  else step_theirs(state.sides[theirs].base, call, step.entry))
+    # The opponents' notes and base both answer the call by its name and, where a line
+    # asks ((1H) [natural]), by what it means in our notes.
     sides = {ours: SideState(node, base, forced and not _game_reached(auction, ours)),
              theirs: replace(state.sides[theirs],
                              node=step_theirs(state.sides[theirs].node, call, step.entry),
-                             base=their_base)}
+                             base=step_theirs(state.sides[theirs].base, call, step.entry))}
     last = {**state.last, seat: step}
     return TableState(auction, sides, last, True, steps)
 
