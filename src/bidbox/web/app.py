@@ -127,6 +127,13 @@ def create_app(db_path: Path) -> FastAPI:
             raise HTTPException(404, f"no table '{table_id}' in this session")
         return row
 
+    def played(session: str) -> list[TableRow]:
+        """The session's boards, oldest first, for an export; 404 when there are none."""
+        rows = list(reversed(store.history(session, limit=10_000)))
+        if not rows:
+            raise HTTPException(404, "no boards in this session yet")
+        return rows
+
     def answer(row: TableRow, table: Table) -> dict[str, Any]:
         if row.explanation is None:
             row.explanation = table.explanation()
@@ -275,10 +282,7 @@ def create_app(db_path: Path) -> FastAPI:
     @app.get("/api/history.pbn", response_class=PlainTextResponse)
     def export_history(session: Session) -> PlainTextResponse:
         """Every board of this session as one PBN file."""
-        rows = list(reversed(store.history(session, limit=10_000)))
-        if not rows:
-            raise HTTPException(404, "no boards in this session yet")
-        return _pbn_response(tables_to_pbn(rows), "bidbox-session.pbn")
+        return _pbn_response(tables_to_pbn(played(session)), "bidbox-session.pbn")
 
     @app.get("/api/tables/{table_id}/lin", response_class=PlainTextResponse)
     def export_table_lin(table_id: str, session: Session) -> PlainTextResponse:
@@ -289,10 +293,7 @@ def create_app(db_path: Path) -> FastAPI:
     @app.get("/api/history.lin", response_class=PlainTextResponse)
     def export_history_lin(session: Session) -> PlainTextResponse:
         """Every board of this session as one LIN file."""
-        rows = list(reversed(store.history(session, limit=10_000)))
-        if not rows:
-            raise HTTPException(404, "no boards in this session yet")
-        return _file_response(tables_to_lin(rows), "bidbox-session.lin")
+        return _file_response(tables_to_lin(played(session)), "bidbox-session.lin")
 
     return app
 
