@@ -10,13 +10,20 @@ are chosen by the bidder, and ``explain`` must then state North's shape exactly:
 from __future__ import annotations
 
 from functools import cache
+from pathlib import Path
 
 import pytest
 
-from bidbox.core import Auction, Call, Hand, Seat, Vulnerability
+from bidbox.core import Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.engine import as_systems, choose_call, explain
 from bidbox.evaluate import deal_batch
 from bidbox.lang import System, load_system
+from tests.systems.cases import Case, read_cases
+
+# Cases against another system's opponents: the file's name is the system the dealer's
+# side plays, so their calls carry that system's meanings (CRASH only over a strong 1C).
+AGAINST = [case for path in sorted((Path(__file__).parent / "data" / "canary-against")
+                                   .glob("*.cases")) for case in read_cases(path)]
 
 # After 2H: 2S relays; 2NT and 3C are shortness answers that get a second relay.
 # After 2S: 2NT relays; 3C and 3D get a second relay.
@@ -124,3 +131,16 @@ def test_first_and_second_chair_need_quick_tricks_and_losers() -> None:
         auction = Auction.parse(before, Seat.N, Vulnerability.NONE)
         assert str(choose_call(hand, auction, systems).call) == want, before
     assert Call.parse("1S")  # the call text round-trips
+
+
+@pytest.mark.parametrize("case", AGAINST, ids=[c.id for c in AGAINST])
+def test_the_defence_follows_their_notes(case: Case) -> None:
+    assert case.hand is not None, f"{case.id}: the against-files hold bidding cases only"
+    theirs = load_system(Path(case.file).stem)
+    dealer_side = case.dealer.side
+    other = Side.EW if dealer_side is Side.NS else Side.NS
+    auction = Auction.parse(case.auction, case.dealer, case.vul)
+    result = choose_call(Hand.parse(case.hand), auction, {dealer_side: theirs, other: canary()})
+    assert result.call == Call.parse(case.expect), (
+        f"{case.id}: bid {result.call} ({result.meaning}; {result.reason}), "
+        f"expected {case.expect}")
