@@ -64,14 +64,7 @@ def _range(values: Array, lo: float | None, hi: float | None) -> Array:
 
 
 def context_value(c: Context, ctx: TableContext) -> bool:
-    if c.kind == "seat":
-        return ctx.seat in c.seats
-    return {
-        "vul": ctx.vul, "nonvul": not ctx.vul, "they_vul": ctx.they_vul,
-        "they_nonvul": not ctx.they_vul, "fav": not ctx.vul and ctx.they_vul,
-        "unfav": ctx.vul and not ctx.they_vul, "passed": ctx.passed,
-        "unpassed": not ctx.passed,
-    }[c.kind]
+    return c.holds(ctx)  # one definition of every context word, beside the words
 
 
 @cache

@@ -26,9 +26,11 @@ def table_context(auction: Auction, index: int) -> TableContext:
     seat = auction.seat_of(index)
     calls = auction.calls
     passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
+    opening = next((i for i in range(index) if calls[i].is_bid), index)
     return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
                         vul=auction.vul.is_vulnerable(seat),
-                        they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed)
+                        they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed,
+                        passed_before_opening=passed and opening > index % 4)
 
 
 def guard_holds(entry: CallEntry, ctx: TableContext) -> bool:

@@ -100,10 +100,12 @@ class Attributes:
     guard: Constraint = ANY
     option_guards: list[tuple[str, str | None, bool]] = field(default_factory=list)
     if_legal: bool = False  # [if legal]: made only where legal, skipped at other uses
+    open: bool = False  # [open]: nothing indented, yet no implied end ('end use ...')
 
 
-ALL_CONTEXTS = tuple(TableContext(s, v, t, p) for s, v, t, p in itertools.product(
-    (1, 2, 3, 4), (False, True), (False, True), (False, True)))
+ALL_CONTEXTS = tuple(TableContext(s, v, t, p, b) for s, v, t, p, b in itertools.product(
+    (1, 2, 3, 4), (False, True), (False, True), (False, True), (False, True)) if p or not b)
+"""Every table situation a guard can tell apart (passing before the opening is passing)."""
 
 
 def _is_context_only(c: Constraint) -> bool:
@@ -130,6 +132,12 @@ class Compiler:
         self.notes = dict(doc.notes)
         self.order = itertools.count()
         self.tree = list(doc.tree)
+        # 'end use NAME': the use a call with nothing indented under it implies.
+        self.end: RawLine | None = None
+        if doc.end is not None:
+            name, col, where = doc.end
+            self.end = RawLine(0, "use", name, col, [], where, args=())
+        self.end_lines = [] if self.end is None else [self.end]
         # Work done once per compile and shared by every use (keys hold ids; the values
         # keep the keyed object alive, and are checked with 'is').
         self._seen: set[tuple[Location, str]] = set()
@@ -174,6 +182,11 @@ class Compiler:
         self.collect_options()
         self.collect_defs()
         self.check_modules()
+        if self.end is not None and self.end.head not in self.modules:
+            self.error(self.end.location, f"'end use {self.end.head}': unknown module"
+                                          f"{did_you_mean(self.end.head, self.modules)}",
+                       self.end.head_col)
+            self.end, self.end_lines = None, []
         root = Node((), False)
         self.expand(self.tree, root, START, {}, depth=0)
         base = self.compile_base()
@@ -610,7 +623,28 @@ class Compiler:
                 auction=after.calls,
             )
             node.calls.append(entry)
-            self.expand(raw.children, entry.node, after, variables, depth, use)
+            ends = (self.end is not None or attrs.open) and self.ends_here(
+                raw, call, attrs, where, use)
+            children = self.end_lines if ends else raw.children
+            self.expand(children, entry.node, after, variables, depth, use)
+
+    def ends_here(self, raw: RawLine, call: Call, attrs: Attributes, where: Location,
+                  use: _Use | None) -> bool:
+        """Whether a call line implies the file's 'end use ...': our agreements end after
+        a call with nothing indented under it, unless the call is a pass, forcing (partner
+        must still bid), or marked [open]."""
+        if attrs.open:
+            if raw.children:
+                self.error(where, "[open] is for a call with nothing indented under it: "
+                                  "the lines under this one are its continuation",
+                           raw.head_col, use=use)
+            elif self.doc.end is None:
+                self.error(where, "[open] says that nothing is implied after this call, but "
+                                  "the file implies nothing anyway: it has no 'end use "
+                                  "MODULE' line", raw.head_col, use=use)
+            return False
+        return (not raw.children and call.kind is not CallKind.PASS
+                and not (attrs.forcing is not None and attrs.forcing.is_forcing))
 
     def bind(self, c: Constraint, binding: dict[str, str], location: Location) -> Constraint:
         """Definitions resolved and suit variables bound; one shared result per distinct
@@ -945,6 +979,8 @@ class Compiler:
                     self.error(raw.location, "write 'priority N' with a whole number", col,
                                use=use)
                     ok = False
+            elif len(item) == 1 and word == "open":
+                attrs.open = True
             elif word == "if" and len(item) == 2 and item[1].text == "legal":
                 # Made only where the Laws allow it: at other uses the line is skipped.
                 attrs.if_legal = True
@@ -984,7 +1020,7 @@ class Compiler:
                 except ConstraintSyntaxError:
                     guard = None
                 if guard is None or not _is_context_only(guard):
-                    known = [*TAGS, *FORCING_WORDS, "alert", "noalert", "priority", "if",
+                    known = [*TAGS, *FORCING_WORDS, "alert", "noalert", "priority", "if", "open",
                              "unless", *CONTEXT_WORDS, "seat", "legal"]
                     self.error(raw.location, f"unknown attribute '{first.text}'"
                                              f"{did_you_mean(word, known)}", col, use=use)
@@ -1265,7 +1301,7 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
     and a hash of its text, or None for a file looked for and not there (an include or a
     base that might appear later), so a cached result can tell when it is stale.
     """
-    doc = parse_document(text, file)
+    doc = parse_document(text, file, options)
     root = (base_dir or Path(file).parent).resolve()
 
     def read(full: Path) -> str | None:
@@ -1283,7 +1319,7 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
         found = read(full)
         if found is None:
             return f"include '{path}': no such file beside the system file"
-        return parse_document(found, str(full))
+        return parse_document(found, str(full), options, doc.options)
 
     def read_base(path: str) -> System | str:
         # A base is looked for beside the system file, then among the shipped files, so a

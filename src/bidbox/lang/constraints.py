@@ -350,6 +350,7 @@ CONTEXT_WORDS = {
     "they_nonvul": "opponents not vulnerable", "fav": "favourable vulnerability",
     "unfav": "unfavourable vulnerability", "passed": "a passed hand",
     "unpassed": "not a passed hand",
+    "passed_before_opening": "passed before the opening",
 }
 
 
@@ -384,6 +385,7 @@ class Context(Constraint):
             "they_vul": ctx.they_vul, "they_nonvul": not ctx.they_vul,
             "fav": not ctx.vul and ctx.they_vul, "unfav": ctx.vul and not ctx.they_vul,
             "passed": ctx.passed, "unpassed": not ctx.passed,
+            "passed_before_opening": ctx.passed_before_opening,
         }[self.kind]
 
 
@@ -396,6 +398,10 @@ class TableContext:
     vul: bool
     they_vul: bool
     passed: bool  # this hand has passed before (a passed hand)
+    # ... and one of those passes came before anyone bid: a hand that passed in first or
+    # second seat (Drury, third- and fourth-seat agreements), not one that passed at a
+    # later turn of a contested auction.
+    passed_before_opening: bool = False
 
 
 def context_holds(c: Constraint, ctx: TableContext) -> bool:

@@ -6,7 +6,9 @@ Diagnostic with file:line:col, and parsing goes on so all problems are reported 
 
 from __future__ import annotations
 
+import contextlib
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bidbox.errors import did_you_mean
@@ -14,7 +16,7 @@ from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
 DIRECTIVES = ("system", "title", "source", "option", "def", "module", "include", "notes",
-              "fallback", "use", "base", "role")
+              "fallback", "use", "base", "role", "end")
 _CALL_TOKEN = re.compile(r"^(\([^)\s]*\)|\S+)")
 
 
@@ -98,6 +100,7 @@ class Document:
     modules: dict[str, Module] = field(default_factory=dict)
     includes: list[tuple[str, Location]] = field(default_factory=list)
     base: tuple[str, Location] | None = None  # the shared natural base this system falls back on
+    end: tuple[str, int, Location] | None = None  # 'end use NAME': what a leaf implies
     notes: dict[str, str] = field(default_factory=dict)
     tree: list[RawLine] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
@@ -260,10 +263,18 @@ def split_use(rest: str, offset: int) -> tuple[str, int, tuple[tuple[str, int], 
     return name, name_col, tuple(args)
 
 
-def parse_document(text: str, file: str) -> Document:
-    """Split a system file into its parts; problems are collected in ``doc.diagnostics``."""
+def parse_document(text: str, file: str, options: Mapping[str, str | bool] | None = None,
+                   inherited: Sequence[OptionLine] = ()) -> Document:
+    """Split a system file into its parts; problems are collected in ``doc.diagnostics``.
+
+    ``options`` are the options chosen for this compile: option choices inside a line
+    (``{if five-card-majors: 5+H else 4+H}``) are settled with them as the line is read
+    (unchosen options take their default). ``inherited``: options declared by the file
+    that includes this one, which its choices may name too."""
     doc = Document(file)
     lines = text.splitlines()
+    if "{if " in text or "{unless " in text:
+        lines = _settle_choices(doc, lines, options or {}, inherited)
     tree_lines: list[tuple[int, str]] = []
     i = 0
     while i < len(lines):
@@ -298,6 +309,133 @@ def parse_document(text: str, file: str) -> Document:
         _directive(doc, word, tokens, location)
     doc.tree = parse_tree_lines(doc, tree_lines)
     return doc
+
+
+OptionLine = tuple[str, tuple[str, ...], str, Location]
+"""An option as declared: name, values (empty for on/off), description, where."""
+
+_CHOICE = re.compile(r"\{(?:if|unless) ")
+_CONDITION = re.compile(r"\s*(if|unless)\s+([A-Za-z_][\w-]*)(?:\s*=\s*([\w.+-]+))?\s*:")
+
+
+def _settle_choices(doc: Document, lines: list[str], chosen: Mapping[str, str | bool],
+                    inherited: Sequence[OptionLine]) -> list[str]:
+    """Every option choice of the file replaced by the text of the branch that holds.
+
+    The options are known before the tree is read (they are declared on lines of their
+    own), so a choice is plain text by the time a line is split into its parts. Outside
+    quotes the branch is padded to the width of the choice, so the columns of what
+    follows it on the line stay those of the file."""
+    found = Document(doc.file)
+    for number, raw in enumerate(lines, 1):
+        if raw.startswith("option") and raw[6:7].isspace():
+            # A line that does not read is reported when it is read as a directive.
+            with contextlib.suppress(ConstraintSyntaxError):
+                _option(found, tokenize(strip_comment(raw)[6:], 6),
+                        Location(doc.file, number, 1, raw))
+    declared = {name: values for name, values, _, _ in [*inherited, *found.options]}
+    selected: dict[str, str | bool] = {}
+    for name, values in declared.items():
+        wanted = chosen.get(name)
+        valid = wanted in values if values else isinstance(wanted, bool)
+        selected[name] = wanted if valid and wanted is not None else (
+            values[0] if values else False)
+    out = []
+    for number, raw in enumerate(lines, 1):
+        if _CHOICE.search(raw) and not strip_comment(raw).lstrip().startswith("option"):
+            raw = _settle_line(doc, number, raw, raw, 0, declared, selected)
+        out.append(raw)
+    return out
+
+
+def _settle_line(doc: Document, number: int, text: str, line: str, offset: int,
+                 declared: Mapping[str, tuple[str, ...]],
+                 selected: Mapping[str, str | bool]) -> str:
+    """``text`` (at column ``offset`` + 1 of ``line``) with its choices settled."""
+    out: list[str] = []
+    i = 0
+    while True:
+        m = _CHOICE.search(text, i)
+        code = strip_comment(text)
+        if m is None or m.start() >= len(code):
+            out.append(text[i:])
+            return "".join(out)
+        start = m.start()
+        depth, end = 0, -1
+        for k in range(start, len(text)):
+            if text[k] == "{":
+                depth += 1
+            elif text[k] == "}":
+                depth -= 1
+                if depth == 0:
+                    end = k
+                    break
+        where = Location(doc.file, number, offset + start + 1, line)
+        if end < 0:
+            doc.error(where, "an option choice '{if ...' without its closing '}'")
+            out.append(text[i:start])
+            return "".join(out)
+        picked = _branch(doc, where, text[start + 1:end], declared, selected)
+        branch = "" if picked is None else picked[1]
+        if _CHOICE.search(branch):
+            inner = text.index(branch, start)
+            branch = _settle_line(doc, number, branch, line, offset + inner, declared,
+                                  selected)
+        in_quotes = len(re.findall(r'(?<!\\)"', text[:start])) % 2 == 1
+        width = end + 1 - start
+        pad = "" if in_quotes else " " * max(0, width - len(branch))
+        out.append(text[i:start] + branch + pad)
+        i = end + 1
+
+
+def _branch(doc: Document, where: Location, inner: str,
+            declared: Mapping[str, tuple[str, ...]], selected: Mapping[str, str | bool]
+            ) -> tuple[bool, str] | None:
+    """The branch of ``if NAME[=VALUE]: THEN [else ELSE]`` that holds (``else if`` chains
+    on); None after a mistake, which is reported."""
+    m = _CONDITION.match(inner)
+    if m is None:
+        doc.error(where, "write an option choice as {if OPTION: TEXT else TEXT} or "
+                         "{if OPTION=VALUE: TEXT else TEXT} (or {unless OPTION: ...})")
+        return None
+    word, name, value = m.group(1), m.group(2), m.group(3)
+    values = declared.get(name)
+    if values is None:
+        doc.error(where, f"unknown option '{name}' in a choice"
+                         f"{did_you_mean(name, list(declared))}; options: "
+                         f"{', '.join(declared) or 'none'}")
+        return None
+    if values and value is None:
+        doc.error(where, f"option '{name}' takes a value: write {{if {name}=VALUE: ...}} "
+                         f"(values: {', '.join(values)})")
+        return None
+    if value is not None and value not in values:
+        doc.error(where, f"option '{name}' has no value '{value}'"
+                         + (f" (values: {', '.join(values)})" if values else
+                            " (it is on/off: write {if " + name + ": ...})"))
+        return None
+    current = selected.get(name)
+    hit = current is True if value is None else current == value
+    if word == "unless":
+        hit = not hit
+    body = inner[m.end():]
+    depth = 0
+    split = -1
+    for k, ch in enumerate(body):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and body.startswith("else", k) and (k == 0 or body[k - 1].isspace()) \
+                and (k + 4 == len(body) or body[k + 4].isspace()):
+            split = k
+            break
+    then, rest = (body, "") if split < 0 else (body[:split], body[split + 4:])
+    if hit:
+        return True, then.strip()
+    if _CONDITION.match(rest):
+        return _branch(doc, where, rest, declared, selected)
+    return False, rest.strip()
 
 
 def _directive(doc: Document, word: str, tokens: list[Token], location: Location) -> None:
@@ -338,6 +476,16 @@ def _directive(doc: Document, word: str, tokens: list[Token], location: Location
                 doc.error(location, "a system names one base; 'base' is given twice")
             else:
                 doc.base = (value, location)
+    elif word == "end":
+        if len(tokens) == 2 and tokens[0].text == "use" and tokens[1].kind == "IDENT":
+            if doc.end is not None:
+                doc.error(location, f"'end' is given twice (first at line {doc.end[2].line})")
+            else:
+                doc.end = (tokens[1].text, tokens[1].col, location)
+        else:
+            doc.error(location, "write 'end use MODULE': the module (such as 'done', a "
+                                "catch-all pass) that a call with nothing indented under "
+                                "it implies")
     elif word == "option":
         _option(doc, tokens, location)
     elif word == "def":
