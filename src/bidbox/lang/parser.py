@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bidbox.errors import did_you_mean
-from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location
+from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location, Problems
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
 DIRECTIVES = ("system", "title", "source", "option", "def", "module", "include", "notes",
@@ -103,7 +103,7 @@ class Document:
     end: tuple[str, int, Location] | None = None  # 'end use NAME': what a leaf implies
     notes: dict[str, str] = field(default_factory=dict)
     tree: list[RawLine] = field(default_factory=list)
-    diagnostics: list[Diagnostic] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=Problems)  # stops at a limit
 
     def error(self, location: Location, message: str) -> None:
         self.diagnostics.append(Diagnostic(location, message))
@@ -324,8 +324,8 @@ def _settle_choices(doc: Document, lines: list[str], chosen: Mapping[str, str | 
 
     The options are known before the tree is read (they are declared on lines of their
     own), so a choice is plain text by the time a line is split into its parts. Outside
-    quotes the branch is padded to the width of the choice, so the columns of what
-    follows it on the line stay those of the file."""
+    quotes (and unless text is glued to it) the branch is padded to the width of the
+    choice, so the columns of what follows it on the line stay those of the file."""
     found = Document(doc.file)
     for number, raw in enumerate(lines, 1):
         if raw.startswith("option") and raw[6:7].isspace():
@@ -382,8 +382,9 @@ def _settle_line(doc: Document, number: int, text: str, line: str, offset: int,
             branch = _settle_line(doc, number, branch, line, offset + inner, declared,
                                   selected)
         in_quotes = len(re.findall(r'(?<!\\)"', text[:start])) % 2 == 1
+        glued = end + 1 < len(text) and not text[end + 1].isspace()  # {if x: 3 else 4}+H
         width = end + 1 - start
-        pad = "" if in_quotes else " " * max(0, width - len(branch))
+        pad = "" if in_quotes or glued else " " * max(0, width - len(branch))
         out.append(text[i:start] + branch + pad)
         i = end + 1
 
@@ -432,10 +433,17 @@ def _branch(doc: Document, where: Location, inner: str,
             break
     then, rest = (body, "") if split < 0 else (body[:split], body[split + 4:])
     if hit:
-        return True, then.strip()
+        return True, _trim(then)
     if _CONDITION.match(rest):
         return _branch(doc, where, rest, declared, selected)
-    return False, rest.strip()
+    return False, _trim(rest)
+
+
+def _trim(branch: str) -> str:
+    """A branch without the one space that sets it off on each side (``{if x: five else
+    four}``); a second space is kept: ``balanced{if x:  (not vulnerable)}``."""
+    branch = branch[1:] if branch.startswith(" ") else branch
+    return branch[:-1] if branch.endswith(" ") else branch
 
 
 def _directive(doc: Document, word: str, tokens: list[Token], location: Location) -> None:
