@@ -20,8 +20,8 @@ from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.walk import guard_holds
+from bidbox.formats.alerting import AlertReader
 from bidbox.lang.system import CallEntry, Node, System
-from bidbox.rules.alerts import decide_call_alert
 from bidbox.rules.meaning import MeaningStats, shape_stats
 from bidbox.rules.regulation import AlertDecision, Regulation
 
@@ -59,6 +59,8 @@ class PublishedCall:
     system: System
     parent: PublishedCall | None = None
     children: list[PublishedCall] = field(default_factory=list)
+    reader: AlertReader | None = field(default=None, repr=False)
+    """Shared by the calls of one tree, so each decision reads only its own call."""
 
     @property
     def call(self) -> Call:
@@ -119,9 +121,10 @@ class PublishedCall:
     def decision(self) -> AlertDecision:
         """The regulation's alert decision for this call, read in place (negative
         inference of the whole auction included), as `bidbox explain` decides it."""
-        before = Auction(self.auction.dealer, self.auction.vul).extend(self.auction.calls[:-1])
-        systems = {Side.NS: self.system, Side.EW: self.system}
-        return decide_call_alert(before, self.call, systems, self.regulation)
+        if self.reader is None:
+            self.reader = AlertReader({Side.NS: self.system, Side.EW: self.system},
+                                      self.regulation)
+        return self.reader.decision(self.auction)
 
     @property
     def alert(self) -> bool:
@@ -203,6 +206,7 @@ def read_tree(system: System, regulation: Regulation, max_depth: int | None = No
     (a guard that never holds on their path) are left out, and so are the passes of any
     hand tried last, which only say that the notes stop."""
     roots: list[PublishedCall] = []
+    reader = AlertReader({Side.NS: system, Side.EW: system}, regulation)
 
     def visit(node: Node, path: tuple[Token, ...], openers: frozenset[Context],
               parent: PublishedCall | None, out: list[PublishedCall]) -> None:
@@ -217,7 +221,8 @@ def read_tree(system: System, regulation: Regulation, max_depth: int | None = No
                              if guard_holds(entry, _context_at(o, path, index)))
             if not kept:
                 continue
-            published = PublishedCall(entry, path, kept, regulation, system, parent)
+            published = PublishedCall(entry, path, kept, regulation, system, parent,
+                                      reader=reader)
             out.append(published)
             after = (*path, Token(True, entry.call))
             follow(entry.node, after, kept, published, published.children)

@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.core.seats import Side
-from bidbox.engine.explain import Explanation, _read_calls
+from bidbox.engine.explain import Explanation
+from bidbox.engine.inference import CallReading, read_auction
 from bidbox.engine.walk import table_context
 from bidbox.lang.system import System
 from bidbox.rules.regulation import AlertDecision, CallSituation, Regulation
@@ -36,10 +37,21 @@ def decide_call_alert(auction: Auction, call: Call, systems: Mapping[Side, Syste
     """
     # Only the calls' readings are judged: what each seat is known to hold (explain()'s
     # knowledge, measured on the profile space or 400,000 dealt hands) is not built here,
-    # which would cost a `bidbox bid` most of its time.
+    # which would cost a `bidbox bid` most of its time; and only this call is judged.
     after = auction.add(call)
-    calls, _ = _read_calls(after, systems)
-    return decide_alerts(Explanation(after, calls, {}), regulation)[-1]
+    return decide_reading_alert(after, read_auction(after, systems), regulation)
+
+
+def decide_reading_alert(auction: Auction, readings: Sequence[CallReading],
+                         regulation: Regulation) -> AlertDecision:
+    """The decision for the last call of ``auction`` from the table's readings of its calls
+    (``engine.inference``), which a caller reading many auctions may keep from one to the
+    next: the same situation :func:`decide_alerts` judges, built from the same readings."""
+    index = len(auction.calls) - 1
+    entries = tuple(r.entry for r in readings)
+    meanings = tuple(r.shows if r.entry is not None else None for r in readings)
+    return regulation.alert(CallSituation(auction, index, entries,
+                                          table_context(auction, index), meanings))
 
 
 def alert_rule(decision: AlertDecision) -> str:
