@@ -9,11 +9,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bidbox.api import get_regulation, load_system
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options
+
+if TYPE_CHECKING:
+    from bidbox.sim.deals import Boards
+    from bidbox.sim.match import BoardResult, MatchSpec
 
 FORMATS = ("html", "pdf", "bboalert", "bml", "bss", "card-ebu", "card-wbf")
 BINARY = {"pdf"}
@@ -137,6 +143,57 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"the draft does not compile yet: {first}")
         return 1
     return 0
+
+
+# --- boards out: `bidbox deal --system` and `bidbox simulate --pbn` -------------------------
+def write_dealt_boards(boards: Boards, ns_name: str, ew_name: str | None, path: Path,
+                       regulation: str = "sbu") -> int:
+    """Dealt boards bid by a system (``ew_name`` for East-West, default the same), written
+    as PBN or LIN (by the extension) with each alerted call's note; the number written."""
+    from endplay.types import Board, Deal, Player
+
+    from bidbox.formats.pbn import bid_boards, write_boards
+    from bidbox.sim.deals import to_endplay_vul
+
+    ns = load_system(ns_name).compiled
+    ew = load_system(ew_name).compiled if ew_name else ns
+    records = [Board(Deal(boards.pbn(row)), board_num=int(boards.numbers[row]),
+                     vul=to_endplay_vul(boards.vul(row)), dealer=Player(int(boards.dealer(row))))
+               for row in range(len(boards))]
+    out = bid_boards(records, ns, ew, get_regulation(regulation), keep_original=False)
+    write_boards(out, path)
+    return len(out)
+
+
+def write_match_boards(results: Sequence[BoardResult], spec: MatchSpec, path: Path,
+                       regulation: str = "sbu") -> int:
+    """Both tables of every board of a match as PBN or LIN (by the extension): the
+    auction each table bid, every alerted call with its note from the caller's system,
+    the contract and its double-dummy tricks as the result; table 1 (A North-South) is
+    the Open room, table 2 the Closed room. Returns the number of tables written."""
+    from bidbox.core.auction import Auction
+    from bidbox.core.seats import Seat, Vulnerability
+    from bidbox.formats.alerting import AlertReader
+    from bidbox.formats.pbn import annotated_board, write_boards
+
+    reg = get_regulation(regulation)
+    tables = spec.table_systems()
+    readers = [AlertReader(systems, reg) for systems in tables]
+    names = {"a": spec.a.label, "b": spec.b.label}
+    event = f"bidbox simulate: A {names['a']} v B {names['b']}"
+    records = []
+    for result in results:
+        dealer, vul = Seat.parse(result.dealer), Vulnerability.parse(result.vul)
+        for k, table in enumerate(result.tables):
+            auction = Auction.parse(table.auction, dealer, vul)
+            ns, ew = names[table.ns], ("silent" if spec.uncontested else names[table.ew])
+            info = {"Event": event, "Room": ("Open", "Closed")[k], "North": ns,
+                    "South": ns, "East": ew, "West": ew, "Scoring": "IMP",
+                    "Score": f"NS {table.ns_score}"}
+            records.append(annotated_board(result.deal, auction, tables[k], reg,
+                                           result.board, info, table.tricks, readers[k]))
+    write_boards(records, path)
+    return len(records)
 
 
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -78,10 +78,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     run = run_match(spec, boards, out, workers=args.workers, scheduler=args.scheduler,
                     plots=not args.no_plots)
     if args.json:
+        if args.pbn:
+            from bidbox.cli.export_commands import write_match_boards
+
+            write_match_boards(run.results, spec, Path(args.pbn))
         print(json.dumps(run.report.to_json(), indent=2))
         return _write_errors(run.write_errors, out)
     for line in run.report.lines():
         print(line)
+    if args.pbn:
+        from bidbox.cli.export_commands import write_match_boards
+
+        tables = write_match_boards(run.results, spec, Path(args.pbn))
+        print(f"wrote {tables} tables ({len(run.results)} boards) with their alerts to "
+              f"{args.pbn}")
     if run.files:
         print(f"written to {out}: {', '.join(f.name for f in run.files)}")
     elif out is None:
@@ -109,11 +119,19 @@ def cmd_deal(args: argparse.Namespace) -> int:
                                       "file's boards)")
     seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
     check_deal_arguments(args.count, seed, "--count", "--seed")
+    if args.ew and not args.system:
+        raise SimulationArgumentError("deal --ew: name North-South's system with --system")
     where = north_filter(args.where) if args.where else None
     boards = deal_boards(args.count, seed, where)
     path = Path(args.output)
-    write_pbn_boards(boards, path)
     condition = f" where North has {where}" if where is not None else ""
+    if args.system:
+        from bidbox.cli.export_commands import write_dealt_boards
+
+        write_dealt_boards(boards, args.system, args.ew, path)
+        condition += f", bid by {args.system}{' / ' + args.ew if args.ew else ''}"
+    else:
+        write_pbn_boards(boards, path)
     print(f"wrote {len(boards)} boards to {path} (seed {seed}){condition}", file=sys.stderr)
     return 0
 
@@ -166,19 +184,25 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
                    help="system option for both systems; a:NAME or b:NAME for one (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--pbn", metavar="PATH",
+                   help="also write both tables of every board, each auction with its "
+                        "alerts and notes (PBN, or LIN for a .lin path)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("deal", help="deal boards to a PBN file, optionally with a constraint")
     p.add_argument("--count", type=int, metavar="N", help="number of boards")
     p.add_argument("--boards", metavar="IN.pbn",
                    help="bid the boards of this PBN or LIN file instead of dealing")
-    p.add_argument("--system", metavar="NAME", help="with --boards: the system that bids")
-    p.add_argument("--ew", metavar="OTHER", help="with --boards: East-West's system "
+    p.add_argument("--system", metavar="NAME",
+                   help="the system that bids the boards (dealt, or with --boards the "
+                        "file's): each auction is written with its alerts and notes")
+    p.add_argument("--ew", metavar="OTHER", help="with --system: East-West's system "
                                                  "(default: the same)")
     p.add_argument("--seed", type=int, help="dealing seed (default: a new one, printed)")
     p.add_argument("--where", metavar="CONSTRAINT",
                    help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
-    p.add_argument("-o", "--output", required=True, metavar="FILE.pbn", help="file to write")
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pbn",
+                   help="file to write (with --system: PBN, or LIN for a .lin path)")
     p.set_defaults(func=cmd_deal)
 
 

@@ -18,10 +18,9 @@ from typing import Any
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.engine.explain import Explanation, _read_calls
 from bidbox.errors import BidboxError
+from bidbox.formats.alerting import AlertReader
 from bidbox.lang.system import System
-from bidbox.rules.alerts import decide_alerts
 from bidbox.rules.regulation import Regulation
 
 
@@ -63,18 +62,29 @@ def read_boards(path: Path) -> list[Any]:
     return list(boards)
 
 
+_RESULT = re.compile(r'^\[Result "[^"]*"\]$', re.MULTILINE)
+
+
 def write_boards(boards: Iterable[Any], path: Path) -> None:
     """Write endplay Boards as PBN or LIN (by the extension)."""
     from endplay.parsers import lin, pbn
 
     kind = _format_of(path)
     records = list(boards)
+    if kind == "pbn":
+        text = pbn.dumps(records)
+        # Each board has one [Result] tag, in order: a contract bid but not played has
+        # no result (endplay, given none, writes the contract as made).
+        unplayed = iter([bool(getattr(b, UNPLAYED, False)) for b in records])
+        text = _RESULT.sub(lambda m: '[Result "?"]' if next(unplayed, False)
+                          else m.group(0), text)
+    else:
+        buffer = StringIO()
+        lin.dump(records, buffer)
+        text = buffer.getvalue()
     try:
         with path.open("w", encoding="utf-8") as out:
-            if kind == "pbn":
-                pbn.dump(records, out)
-            else:
-                lin.dump(records, out)
+            out.write(text)
     except OSError as err:
         raise BoardFormatError(f"cannot write '{path}': {err.strerror}") from None
 
@@ -98,52 +108,68 @@ def bidbox_call(bid: Any) -> Call:
 
 
 def annotated_auction(auction: Auction, systems: Mapping[Side, System],
-                      regulation: Regulation) -> list[Any]:
+                      regulation: Regulation, reader: AlertReader | None = None) -> list[Any]:
     """The auction's calls as endplay Bids: each alerted call marked, with the meaning
-    the caller's system gives it as its note (what `bidbox explain` says)."""
-    calls, _ = _read_calls(auction, systems)
-    decisions = decide_alerts(Explanation(auction, calls, {}), regulation)
+    the caller's system gives it as its note (what `bidbox explain` says). A ``reader``
+    shared by many auctions of the same systems reads their common beginnings once."""
+    if reader is None:
+        reader = AlertReader(systems, regulation)
     out = []
-    for explained, decision in zip(calls, decisions, strict=True):
-        note = explained.meaning if decision.alert else None
-        out.append(_endplay_call(explained.call, decision.alert, note))
+    for read in reader.read(auction):
+        alert = read.decision.alert
+        out.append(_endplay_call(read.reading.step.call, alert,
+                                 read.meaning if alert else None))
     return out
+
+
+UNPLAYED = "bidbox_unplayed"
+"""Set on an endplay Board whose contract was bid but not played: its [Result] is '?'
+(endplay would write the contract as made exactly)."""
 
 
 def annotated_board(deal: str, auction: Auction, systems: Mapping[Side, System],
                     regulation: Regulation, board_number: int | None = None,
-                    info: Mapping[str, str] | None = None) -> Any:
+                    info: Mapping[str, str] | None = None, tricks: int | None = None,
+                    reader: AlertReader | None = None) -> Any:
     """An endplay Board: the deal (PBN), the auction with alert marks and notes, the
-    contract, dealer and vulnerability."""
+    contract with its declarer, dealer and vulnerability. ``tricks`` (declarer's, e.g.
+    double dummy) is the [Result]; without it the result is written as unknown."""
     from endplay.types import Board, Contract, Deal, Player, Vul
 
     vul = {Vulnerability.NONE: Vul.none, Vulnerability.NS: Vul.ns,
            Vulnerability.EW: Vul.ew, Vulnerability.BOTH: Vul.both}[auction.vul]
-    bids = annotated_auction(auction, systems, regulation)
+    bids = annotated_auction(auction, systems, regulation, reader)
     contract = None
     if auction.is_ended:
         final = auction.contract
-        contract = Contract(str(final)) if final is not None else Contract("Pass")
+        contract = final.to_endplay() if final is not None else Contract("Pass")
+        if final is not None and tricks is not None:
+            contract.result = tricks - 6 - final.level
     board = Board(Deal(deal), bids, board_num=board_number, vul=vul,
                   dealer=Player(int(auction.dealer)), contract=contract)
+    setattr(board, UNPLAYED, tricks is None)
     for key, value in (info or {}).items():
         board.info[key] = value
     return board
 
 
-def board_auction(board: Any) -> Auction:
-    """A board's auction as a bidbox Auction (dealer and vulnerability from the board)."""
+def board_auction(board: Any, with_calls: bool = True) -> Auction:
+    """A board's auction as a bidbox Auction (dealer and vulnerability from the board);
+    ``with_calls`` False gives only the empty auction of its dealer and vulnerability."""
     from endplay.types import Vul
 
     vul = {Vul.none: Vulnerability.NONE, Vul.ns: Vulnerability.NS, Vul.ew: Vulnerability.EW,
            Vul.both: Vulnerability.BOTH}[board.vul]
-    return Auction(Seat(int(board.dealer)), vul).extend(bidbox_call(b) for b in board.auction)
+    empty = Auction(Seat(int(board.dealer)), vul)
+    return empty.extend(bidbox_call(b) for b in board.auction) if with_calls else empty
 
 
 def bid_boards(boards: Sequence[Any], ns: System, ew: System, regulation: Regulation,
-               keep_original: bool = True) -> list[Any]:
+               keep_original: bool = True, info: Mapping[str, str] | None = None
+               ) -> list[Any]:
     """Every board bid by the systems (``ns`` for North-South, ``ew`` for East-West),
-    each followed by the board as it was played, as a second table."""
+    each followed by the board as it was played, as a second table (``keep_original``).
+    Boards that share a dealer and vulnerability are bid in one batch."""
     import numpy as np
     from endplay.types import Player
 
@@ -151,23 +177,33 @@ def bid_boards(boards: Sequence[Any], ns: System, ew: System, regulation: Regula
     from bidbox.engine.batch import bid_batch
     from bidbox.evaluate.dealer import DealBatch
 
-    out: list[Any] = []
     systems = {Side.NS: ns, Side.EW: ew}
-    for number, board in enumerate(boards, 1):
-        deal = board.deal.to_pbn()
-        original = board_auction(board)
-        masks = np.zeros((1, 4, 4), dtype=np.int16)
+    masks = np.zeros((len(boards), 4, 4), dtype=np.int16)
+    places: dict[tuple[Seat, Vulnerability], list[int]] = {}
+    for row, board in enumerate(boards):
         for seat in Seat:
             try:
-                masks[0, int(seat)] = Hand.parse(board.deal[Player(int(seat))].to_pbn()).suits
+                masks[row, int(seat)] = Hand.parse(board.deal[Player(int(seat))].to_pbn()).suits
             except BidboxError as err:
-                raise BoardFormatError(f"board {board.board_num or number}: {seat}'s hand: "
+                raise BoardFormatError(f"board {board.board_num or row + 1}: {seat}'s hand: "
                                        f"{err}") from None
-        [auction] = bid_batch(DealBatch(masks), systems, original.dealer,
-                              original.vul).auctions()
-        tag = board.board_num or number
-        out.append(annotated_board(deal, auction, systems, regulation, tag,
-                                   {"Room": "bidbox", "Event": f"bidbox: {ns.name} v {ew.name}"}))
+        start = board_auction(board, with_calls=False)
+        places.setdefault((start.dealer, start.vul), []).append(row)
+    auctions: list[Auction | None] = [None] * len(boards)
+    for (dealer, vul), rows in places.items():
+        for row, auction in zip(rows, bid_batch(DealBatch(masks[rows]), systems, dealer,
+                                                vul).auctions(), strict=True):
+            auctions[row] = auction
+    reader = AlertReader(systems, regulation)
+    tags = {"Event": f"bidbox: {ns.name} v {ew.name}", **({"Room": "bidbox"}
+                                                           if keep_original else {}),
+            **(info or {})}
+    out: list[Any] = []
+    for row, board in enumerate(boards):
+        bid = auctions[row]
+        assert bid is not None
+        out.append(annotated_board(board.deal.to_pbn(), bid, systems, regulation,
+                                   board.board_num or row + 1, tags, reader=reader))
         if keep_original:
             board.info["Room"] = "original"
             out.append(board)
@@ -182,5 +218,5 @@ def note_text(text: str | None) -> str:
     return re.sub(r"![CDHScdhs]", lambda m: SUIT_SYMBOLS[m.group(0).upper()], text).strip()
 
 
-__all__ = ["BoardFormatError", "annotated_auction", "annotated_board", "bid_boards",
+__all__ = ["UNPLAYED", "BoardFormatError", "annotated_auction", "annotated_board", "bid_boards",
            "bidbox_call", "board_auction", "note_text", "read_boards", "write_boards"]
