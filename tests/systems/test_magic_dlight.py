@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bidbox.core import Auction, Call, Hand, Seat, Vulnerability
+from bidbox.core import Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.engine import as_systems, choose_call
 from bidbox.lang import System, load_system
 from bidbox.lang.loader import shipped_dir
 from bidbox.rules import SBU
+from tests.systems.cases import Case, read_cases
 
 SOURCE = shipped_dir() / "magic-dlight.bbx"
 
@@ -101,3 +102,38 @@ def test_errata_beside_the_file() -> None:
     errata = Path(SOURCE).with_name("magic-dlight.errata.md").read_text(encoding="utf-8")
     for topic in ("Red", "1D", "key card", "TS2N", "missing"):
         assert topic in errata
+
+
+# Defence cases: the dealer's side plays the system the file is named after, with the
+# file's OPTIONS; Magic D-light's lines for their calls ask what those calls mean there.
+AGAINST = [case for path in sorted((Path(__file__).parent / "data" / "magic-dlight-against")
+                                   .glob("*.cases")) for case in read_cases(path)]
+
+
+@cache
+def _theirs(name: str, options: tuple[tuple[str, str | bool], ...]) -> System:
+    return load_system(name, dict(options))
+
+
+@pytest.mark.parametrize("case", AGAINST, ids=[c.id for c in AGAINST])
+def test_defence_against_another_system(case: Case) -> None:
+    assert case.hand is not None, f"{case.id}: the against-files hold bidding cases only"
+    theirs = _theirs(Path(case.file).stem, case.options)
+    dealer_side = case.dealer.side
+    other = Side.EW if dealer_side is Side.NS else Side.NS
+    auction = Auction.parse(case.auction, case.dealer, case.vul)
+    result = choose_call(Hand.parse(case.hand), auction, {dealer_side: theirs, other: shipped()})
+    assert result.call == Call.parse(case.expect), (
+        f"{case.id}: bid {result.call} ({result.meaning}; {result.reason}), "
+        f"expected {case.expect}")
+
+
+def test_defence_asks_for_their_meaning() -> None:
+    # Their 2H is natural and weak (sbu-level1 weak-twos): our double is followed by
+    # Lebensohl; Magic D-light's own 2H is an artificial two-suiter, so the same
+    # advancing hand has no Lebensohl 2NT there.
+    hand = Hand.parse("32.432.432.QJ432")
+    auction = Auction.parse("2H X P", Seat.N, Vulnerability.NONE)
+    natural = _theirs("sbu-level1", (("weak-twos", True),))
+    assert choose_call(hand, auction, {Side.NS: natural, Side.EW: shipped()}).call == Call.parse("2NT")
+    assert choose_call(hand, auction, as_systems(shipped())).call != Call.parse("2NT")
