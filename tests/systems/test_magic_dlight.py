@@ -135,5 +135,6 @@ def test_defence_asks_for_their_meaning() -> None:
     hand = Hand.parse("32.432.432.QJ432")
     auction = Auction.parse("2H X P", Seat.N, Vulnerability.NONE)
     natural = _theirs("sbu-level1", (("weak-twos", True),))
-    assert choose_call(hand, auction, {Side.NS: natural, Side.EW: shipped()}).call == Call.parse("2NT")
+    against = {Side.NS: natural, Side.EW: shipped()}
+    assert choose_call(hand, auction, against).call == Call.parse("2NT")
     assert choose_call(hand, auction, as_systems(shipped())).call != Call.parse("2NT")
