@@ -35,6 +35,20 @@ class IllegalCallError(BidboxError):
         super().__init__(f"call {position} '{call}' {where} is illegal: {reason}")
 
 
+ECHO_LIMIT = 60
+"""Characters of the user's input an error message quotes: enough to recognise it, and a
+100,000-character argument or a file of binary bytes does not flood the terminal."""
+
+
+def shown(text: str, most: int = ECHO_LIMIT) -> str:
+    """``text`` as an error message quotes it: cut to ``most`` characters (with '...' and
+    the full length), control characters and other unprintable ones as escapes."""
+    cut = text if len(text) <= most else f"{text[:most - 3]}... ({len(text):,} characters)"
+    if cut.isprintable():
+        return cut
+    return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in cut)
+
+
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' suffix for a misspelt name, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)

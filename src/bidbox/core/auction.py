@@ -9,7 +9,7 @@ from typing import Any
 
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
 from bidbox.core.seats import Seat, Vulnerability
-from bidbox.errors import IllegalCallError, NotationError
+from bidbox.errors import IllegalCallError, NotationError, shown
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,7 @@ class Auction:
             try:
                 call = Call.parse(token)
             except NotationError as err:
-                raise NotationError(f"call {position} of '{text}': {err}") from None
+                raise NotationError(f"call {position} of '{shown(text)}': {err}") from None
             auction = auction.add(call)
         return auction
 

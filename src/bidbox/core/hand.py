@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bidbox.errors import HandError
+from bidbox.errors import HandError, shown
 
 RANKS = "23456789TJQKA"
 """Rank characters by rank index (0 = deuce ... 12 = ace)."""
@@ -31,10 +31,10 @@ def parse_holding(text: str, where: str = "") -> int:
     for ch in body:
         r = RANKS.find(ch)
         if r < 0:
-            raise HandError(f"{where}unknown card '{ch}' in suit '{text}': ranks are "
+            raise HandError(f"{where}unknown card '{shown(ch)}' in suit '{shown(text)}': ranks are "
                             "AKQJT98765432")
         if mask >> r & 1:
-            raise HandError(f"{where}card '{ch}' appears twice in suit '{text}'")
+            raise HandError(f"{where}card '{ch}' appears twice in suit '{shown(text)}'")
         mask |= 1 << r
     return mask
 
@@ -55,12 +55,12 @@ class Hand:
         """Read PBN order 'S.H.D.C', e.g. 'AKQ2.J54.T9.8765'; '-' or '' is a void."""
         parts = text.strip().split(".")
         if len(parts) != 4:
-            raise HandError(f"cannot read hand '{text}': write four suits S.H.D.C separated "
+            raise HandError(f"cannot read hand '{shown(text)}': write four suits S.H.D.C separated "
                             "by dots, e.g. AKQ2.J54.T9.8765")
-        masks = tuple(parse_holding(p, f"hand '{text}': ") for p in parts)
+        masks = tuple(parse_holding(p, f"hand '{shown(text)}': ") for p in parts)
         total = sum(bin(m).count("1") for m in masks)
         if total != 13:
-            raise HandError(f"hand '{text}' has {total} cards, not 13")
+            raise HandError(f"hand '{shown(text)}' has {total} cards, not 13")
         return cls((masks[0], masks[1], masks[2], masks[3]))
 
     @classmethod

@@ -58,6 +58,7 @@ from bidbox.lang.diagnostics import (
     ConstraintSyntaxError,
     Diagnostic,
     Location,
+    Problems,
     SystemFileError,
     read_system_file,
 )
@@ -120,7 +121,7 @@ class Compiler:
                  read_base: Callable[[str], System | str] | None = None) -> None:
         self.doc = doc
         self.read_base = read_base
-        self.diagnostics: list[Diagnostic] = list(doc.diagnostics)
+        self.diagnostics: list[Diagnostic] = Problems(doc.diagnostics)  # stops at a limit
         self.read_include = read_include
         self.requested = dict(options)
         self.options: dict[str, OptionDecl] = {}
@@ -1034,13 +1035,15 @@ class Compiler:
         for entry in node.calls:
             by_call.setdefault(id(entry.call), []).append(entry)  # calls are canonical
         for entries in by_call.values():
-            for a, b in itertools.combinations(entries, 2):
-                clash = next((ctx for ctx in ALL_CONTEXTS if context_holds(a.guard, ctx)
-                              and context_holds(b.guard, ctx)), None)
-                if clash is not None:
-                    self.error(b.location, f"{b.call} is defined twice at this point (also at "
-                                           f"line {a.location.line}); give the variants "
-                                           "disjoint guards such as [seat 1-2] / [seat 3-4]")
+            for i, b in enumerate(entries):  # each against the first it clashes with:
+                for a in entries[:i]:        # n copies are n-1 problems, not n(n-1)/2
+                    clash = next((ctx for ctx in ALL_CONTEXTS if context_holds(a.guard, ctx)
+                                  and context_holds(b.guard, ctx)), None)
+                    if clash is not None:
+                        self.error(b.location, f"{b.call} is defined twice at this point (also "
+                                               f"at line {a.location.line}); give the variants "
+                                               "disjoint guards such as [seat 1-2] / [seat 3-4]")
+                        break
         seen: dict[tuple[str, tuple[str, ...]], OppEntry] = {}
         for opp in node.opp:
             key = (str(opp.call), tuple(sorted(opp.meaning)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,15 +34,48 @@ class Diagnostic:
         return f"{head}\n    {self.location.text}\n    {caret}"
 
 
-class SystemFileError(BidboxError):
-    """A system file with one or more mistakes; all of them are listed."""
+MAX_PROBLEMS_SHOWN = 50
+"""Problems printed in full; the rest are counted ('and K more'): the first ones are the
+ones to fix, and a file of thousands of broken lines must not print megabytes."""
 
-    def __init__(self, diagnostics: list[Diagnostic]) -> None:
+MAX_PROBLEMS = 1_000
+"""Problems collected before the compile stops: each one is work and memory, and a
+file with this many is not worth reading further."""
+
+
+class SystemFileError(BidboxError):
+    """A system file with one or more mistakes; the first MAX_PROBLEMS_SHOWN are listed."""
+
+    def __init__(self, diagnostics: list[Diagnostic], stopped: bool = False) -> None:
         self.diagnostics = diagnostics
+        self.stopped = stopped  # the compile gave up at MAX_PROBLEMS
         count = len(diagnostics)
-        lines = [str(d) for d in diagnostics]
-        summary = f"{count} problem{'s' if count != 1 else ''} in system file"
+        lines = [str(d) for d in diagnostics[:MAX_PROBLEMS_SHOWN]]
+        more = count - len(lines)
+        if stopped:
+            summary = (f"{count:,} problems in system file, the limit: the compile stopped "
+                       "there")
+            lines.append(f"... and {more:,} more before the compile stopped")
+        else:
+            summary = f"{count:,} problem{'s' if count != 1 else ''} in system file"
+            if more:
+                lines.append(f"... and {more:,} more")
         super().__init__(summary + ":\n" + "\n".join(lines))
+
+
+class Problems(list[Diagnostic]):
+    """The problems of one compile: a list that stops the compile (SystemFileError) once
+    it holds MAX_PROBLEMS, so broken input costs bounded time and memory. A file of
+    repeated lines once collected 5.6 million problems in 10 GB."""
+
+    def append(self, item: Diagnostic) -> None:
+        if len(self) >= MAX_PROBLEMS:
+            raise SystemFileError(self, stopped=True)
+        super().append(item)
+
+    def extend(self, items: Iterable[Diagnostic]) -> None:
+        for item in items:
+            self.append(item)
 
 
 class ConstraintSyntaxError(BidboxError):
@@ -52,13 +86,27 @@ class ConstraintSyntaxError(BidboxError):
         super().__init__(message)
 
 
+MAX_FILE_BYTES = 2_000_000
+"""The largest system file read (the biggest shipped one is 140 kB): a 50 MB file of
+repeated lines once ran for minutes; now it is refused before it is read."""
+
+MAX_LINE_CHARS = 2_000
+"""The longest line of a system file (the shipped ones stay under 320 characters)."""
+
+
 def read_system_file(path: Path) -> str:
     """The text of a system file, or a SystemFileError naming the file and the place.
 
     Files are read as bytes and decoded here, so a latin-1, UTF-16 or binary file (or
-    one that cannot be opened) is a located problem instead of a Python exception.
+    one that cannot be opened, or one too big to be a system) is a located problem
+    instead of a Python exception or a long wait.
     """
     try:
+        size = path.stat().st_size
+        if size > MAX_FILE_BYTES:
+            raise SystemFileError([Diagnostic(Location(str(path), 1, 1), (
+                f"the file is {size:,} bytes, more than the limit of {MAX_FILE_BYTES:,} "
+                "for a system file: split it with 'include'"))])
         data = path.read_bytes()
     except OSError as err:
         reason = err.strerror or type(err).__name__
@@ -69,7 +117,11 @@ def read_system_file(path: Path) -> str:
 
 def decode_system_text(data: bytes, file: str) -> str:
     """``data`` as UTF-8 text; a byte that is not UTF-8, or a NUL (UTF-16 and binary
-    files have them; no text does), is an error at its line, column and byte offset."""
+    files have them; no text does), is an error at its line, column and byte offset.
+
+    A leading byte-order mark is dropped (editors on Windows write one), and CR or CRLF
+    line ends become LF, so every later step sees one kind of line. A line longer than
+    MAX_LINE_CHARS is an error at that line."""
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -82,12 +134,23 @@ def decode_system_text(data: bytes, file: str) -> str:
         raise SystemFileError([_byte_problem(
             data, offset, file, f"not text (byte 0x00 at offset {offset}; UTF-16 or a "
                                 "binary file?): save the file as UTF-8")])
+    text = text.removeprefix("\ufeff")
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if max(map(len, lines), default=0) > MAX_LINE_CHARS:
+        number, line = next((n, line) for n, line in enumerate(lines, 1)
+                            if len(line) > MAX_LINE_CHARS)
+        raise SystemFileError([Diagnostic(Location(file, number, MAX_LINE_CHARS + 1), (
+            f"line {number} is {len(line):,} characters long, more than the limit of "
+            f"{MAX_LINE_CHARS:,}: break it into shorter lines"))])
     return text
 
 
 def _byte_problem(data: bytes, offset: int, file: str, message: str) -> Diagnostic:
     """A diagnostic at the line and column (in characters) of byte ``offset``; the line
     itself is not echoed, as it is not text."""
-    start = data.rfind(b"\n", 0, offset) + 1
-    col = len(data[start:offset].decode("utf-8", errors="replace")) + 1
-    return Diagnostic(Location(file, data.count(b"\n", 0, offset) + 1, col), message)
+    before = data[:offset].replace(b"\r\n", b"\n").replace(b"\r", b"\n")  # CR ends too
+    start = before.rfind(b"\n") + 1
+    col = len(before[start:].decode("utf-8", errors="replace")) + 1
+    return Diagnostic(Location(file, before.count(b"\n") + 1, col), message)

@@ -11,7 +11,7 @@ from pathlib import Path
 from bidbox.errors import BidboxError, did_you_mean
 from bidbox.lang import cache
 from bidbox.lang.compiler import compile_text
-from bidbox.lang.diagnostics import read_system_file
+from bidbox.lang.diagnostics import Diagnostic, Location, SystemFileError, read_system_file
 from bidbox.lang.parser import parse_document
 from bidbox.lang.system import System
 
@@ -82,8 +82,19 @@ def load_system(name_or_path: str, options: Mapping[str, str | bool] | None = No
         return cached
     depends: dict[str, str | None] = {}
     system = compile_text(text, str(path), options, depends=depends)
+    _check_not_empty(system, path)
     cache.store(key, depends, system)
     return system
+
+
+def _check_not_empty(system: System, path: Path) -> None:
+    """A system with no call of ours and no defence is an error: an empty or header-only
+    file once loaded, and `check` certified it "level 1"."""
+    root = system.root
+    if not root.calls and not root.opp:
+        raise SystemFileError([Diagnostic(Location(str(path), 1, 1), (
+            "the system defines no calls (the file is empty, or only a header or modules): "
+            "write the openings at the start of a line, e.g. 1C  hcp 12+ \"opening\""))])
 
 
 def parse_options(items: list[str] | None) -> dict[str, str | bool]:

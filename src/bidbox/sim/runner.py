@@ -68,6 +68,8 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
         info.boards_from_store = len(boards) - len(todo)
         if limit is not None:
             todo = todo[:max(0, limit)]
+        if todo and store.read_only:  # say so before playing boards that could not be kept
+            store.refuse_new(len(todo))
         size = batch_size or batch_size_for(len(todo), workers)
         tasks: list[Task] = []
         for start in range(0, len(todo), size):

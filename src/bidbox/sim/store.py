@@ -54,11 +54,14 @@ class ResultStore:
 
     def __init__(self, folder: Path | None) -> None:
         self.path = folder / STORE_NAME if folder is not None else None
+        self.read_only = False
+        """True once a write was refused (a read-only folder or file, a read-only mount):
+        what is stored can still be read and reported; only new boards cannot be kept."""
         try:
             if folder is not None:
                 folder.mkdir(parents=True, exist_ok=True)
             self._db = sqlite3.connect(str(self.path) if self.path else ":memory:")
-            self._db.executescript(_SCHEMA)
+            self._db.executescript(_SCHEMA)  # a no-op (no write) when the tables exist
         except (OSError, sqlite3.Error) as err:
             raise StoreError(f"cannot open the results store {self.path}: {err}") from None
 
@@ -73,9 +76,20 @@ class ResultStore:
 
     def register(self, match: str, description: Mapping[str, Any]) -> None:
         """Record what a match key stands for (for people reading the store)."""
-        with self._db:
-            self._db.execute("INSERT OR IGNORE INTO matches VALUES (?, ?)",
-                             (match, json.dumps(description, sort_keys=True)))
+        try:
+            with self._db:
+                self._db.execute("INSERT OR IGNORE INTO matches VALUES (?, ?)",
+                                 (match, json.dumps(description, sort_keys=True)))
+        except sqlite3.OperationalError as err:
+            if not _refused(err):
+                raise StoreError(f"cannot write to the results store {self.path}: {err}"
+                                 ) from None
+            self.read_only = True  # a description only: a complete store still reports
+
+    def refuse_new(self, count: int) -> None:
+        """The error for boards that a read-only store cannot keep."""
+        raise StoreError(f"cannot store {count:,} new board(s) in {self.path}: it is "
+                         "read-only (make the folder writable, or give another --out)")
 
     def finished(self, match: str, source: str) -> set[int]:
         """Deal indices of this match and source that are already stored."""
@@ -93,6 +107,8 @@ class ResultStore:
         rows = [(match, source, r.deal_index, json.dumps(r.to_json())) for r in results]
         cell_rows = [(deal, cell, int(t)) for deal, found in (cells or {}).items()
                      for cell, t in found.items()]
+        if not rows and not cell_rows:
+            return 0  # nothing to write: a read-only store is no obstacle
         try:
             with self._db:
                 before = self._db.total_changes
@@ -101,6 +117,9 @@ class ResultStore:
                 self._db.executemany("INSERT OR IGNORE INTO double_dummy VALUES (?, ?, ?)",
                                      cell_rows)
         except sqlite3.Error as err:
+            if isinstance(err, sqlite3.OperationalError) and _refused(err):
+                self.read_only = True
+                self.refuse_new(len(rows))
             raise StoreError(f"cannot write to the results store {self.path}: {err}") from None
         return stored
 
@@ -122,6 +141,12 @@ class ResultStore:
             for deal, cell, tricks in rows:
                 out.setdefault(str(deal), {})[str(cell)] = int(tricks)
         return out
+
+
+def _refused(err: sqlite3.OperationalError) -> bool:
+    """Whether SQLite refused a write because the file or its folder is read-only."""
+    return (getattr(err, "sqlite_errorname", "").startswith("SQLITE_READONLY")
+            or "readonly database" in str(err))
 
 
 __all__ = ["STORE_NAME", "ResultStore", "StoreError"]
