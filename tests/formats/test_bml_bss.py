@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from functools import cache
@@ -12,8 +13,8 @@ import pytest
 
 import bidbox
 from bidbox.api import get_regulation
-from bidbox.core.calls import Strain
-from bidbox.formats.bml import bml_call, write_bml
+from bidbox.core.calls import Call, Strain
+from bidbox.formats.bml import bml_call, opponents_shorthand, write_bml
 from bidbox.formats.bss import fields, write_bss
 from bidbox.formats.tree import PublishedCall, PublishedTree, read_tree
 
@@ -32,6 +33,16 @@ def _expected(published: PublishedCall) -> tuple[str, ...]:
                  for i, c in enumerate(published.entry.auction))
 
 
+def _expand(sequence: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """A sequence with BML's several-strain bids of the opponents ((2CDHSN)) spelt out."""
+    out: list[tuple[str, ...]] = [()]
+    for token in sequence:
+        m = re.fullmatch(r"\((\d)([CDHSN]{2,})\)", token)
+        options = [f"({m.group(1)}{s})" for s in m.group(2)] if m else [token]
+        out = [(*head, o) for head in out for o in options]
+    return out
+
+
 def _sequences(content: Any) -> list[tuple[tuple[str, ...], str, str, str]]:
     """(sequence, description, seat, vul) of every node of every bidding table."""
     out = []
@@ -39,7 +50,8 @@ def _sequences(content: Any) -> list[tuple[tuple[str, ...], str, str, str]]:
     def visit(node: Any) -> None:
         for child in node.children:
             if child.bid not in ("root", ""):
-                out.append((tuple(child.get_sequence()), child.desc, child.seat, child.vul))
+                for sequence in _expand(tuple(child.get_sequence())):
+                    out.append((sequence, child.desc, child.seat, child.vul))
             visit(child)
 
     for kind, value in content.nodes:
@@ -125,3 +137,34 @@ def test_bss_matches_each_calls_meaning_and_reads_back(tmp_path: Path) -> None:
     script = Path(sys.executable).with_name("bss2bml")
     subprocess.run([str(script), str(source)], check=True, capture_output=True, timeout=300)
     assert "Stayman" in (tmp_path / "sbu.bml").read_text(encoding="utf-8")
+
+
+def test_wildcard_calls_are_written_in_each_formats_convention(tmp_path: Path) -> None:
+    """sbu-level1 defends 1NT doubled, (any), by calls that do not depend on the
+    opponents' call: BML writes the calls the wildcard stands for as several-strain bids,
+    one row per level, and bml2bss (the reference reader) expands them into exactly the
+    records bidbox's BSS writes, one per call, with the same fields."""
+    t = tree("sbu-level1", None)
+    text = write_bml(t)
+    assert "\n  (2CDHSN)\n    D  penalty double: 9+" in text
+    wild = [c for c in t.calls() if any(tok.wildcard for tok in c.path)]
+    assert len(wild) > 20
+    source = tmp_path / "sbu.bml"
+    source.write_text(text, encoding="utf-8")
+    script = Path(sys.executable).with_name("bml2bss")
+    subprocess.run([str(script), str(source)], check=True, capture_output=True, timeout=300)
+    reference = _bss_records((tmp_path / "sbu.bss").read_text(encoding="utf-8"))
+    ours = _bss_records(write_bss(t))
+    assert len(ours) > 1000
+    for key, rest in ours.items():
+        assert key in reference, key
+        # bml2bss writes fixed fields; the description (after the fields) must agree.
+        description = rest[10:] if rest[8:9].isdigit() and key[-1] in "CDHS" else rest[8:]
+        assert description.strip() in reference[key], key
+    wild_sequences = {"".join(bml_call(c) for c in p.entry.auction) for p in wild}
+    assert wild_sequences <= {key.lstrip("*")[2:] for key in ours}
+
+
+def test_opponents_shorthand() -> None:
+    calls = [Call.parse(c) for c in ("X", "2C", "2D", "2H", "2S", "2NT", "3C", "XX")]
+    assert opponents_shorthand(calls) == ["(2CDHSN)", "(3C)", "(D)", "(R)"]

@@ -8,8 +8,10 @@ opponents' in parentheses, and an opponents' pass is left out (BML puts it back)
 and ``#VUL`` paragraphs set the seat (of our first caller) and the vulnerability (ours,
 then theirs) of the tables after them; where the notes differ by seat or vulnerability a
 table is written once for each group of table contexts that shows the same calls.
-BML has no wildcard for the opponents' calls: continuations after "any call" or "any
-bid" of theirs are listed in a paragraph after the table rather than dropped silently.
+BML has no wildcard for the opponents' calls: the calls a wildcard of the notes stands
+for ("any call", "any bid" of theirs) are written as BML writes several bids with one
+meaning, a bid with several strains level by level ((2CDHSN)), followed once per row by
+the continuation they share; bml2bss expands them into a record per call.
 """
 
 from __future__ import annotations
@@ -99,7 +101,6 @@ def _row(published: PublishedCall) -> str:
 def _rows(calls: Iterable[PublishedCall], context: Context, depth: int,
           skipped: list[str]) -> list[str]:
     """The lines of a table below one place, for the calls that exist in ``context``."""
-    lines: list[str] = []
     groups: dict[Token | None, list[PublishedCall]] = {}
     for published in calls:
         if context not in published.openers:
@@ -107,19 +108,55 @@ def _rows(calls: Iterable[PublishedCall], context: Context, depth: int,
         last = published.path[-1] if published.path else None
         groups.setdefault(last if last is not None and not last.ours else None, []).append(
             published)
+    blocks: list[tuple[Token | None, list[str]]] = []
     for token, members in groups.items():
         level = depth
+        header = None
         if token is not None and not token.implicit:
             if token.call is None:
                 skipped.extend(f"{m.auction_text} (after their {token.pattern})"
                                for m in members)
                 continue
-            lines.append(" " * (INDENT * level) + bml_call(token.call, ours=False))
+            header = token
             level += 1
+        body = []
         for published in sorted(members, key=lambda m: call_order(m.call)):
-            lines.append(" " * (INDENT * level) + _row(published))
-            lines.extend(_rows(published.children, context, level + 1, skipped))
+            body.append(" " * (INDENT * level) + _row(published))
+            body.extend(_rows(published.children, context, level + 1, skipped))
+        blocks.append((header, body))
+    # The calls a wildcard of theirs stands for share what follows them: written as BML
+    # writes several bids with one meaning, a bid with all its strains, (2CDHSN), level
+    # by level, after the calls named on their own lines (in BML the first definition of
+    # a call stands, as in the tree a named call wins over the wildcard).
+    lines: list[str] = []
+    shared: dict[tuple[str, tuple[str, ...]], list[Call]] = {}
+    for header, body in blocks:
+        if header is not None and header.wildcard and header.call is not None:
+            shared.setdefault((header.wildcard, tuple(body)), []).append(header.call)
+            continue
+        if header is not None and header.call is not None:
+            lines.append(" " * (INDENT * depth) + bml_call(header.call, ours=False))
+        lines.extend(body)
+    for (_, rows), their_calls in shared.items():
+        for text in opponents_shorthand(their_calls):
+            lines.append(" " * (INDENT * depth) + text)
+            lines.extend(rows)
     return lines
+
+
+def opponents_shorthand(calls: Iterable[Call]) -> list[str]:
+    """Opponents' calls that share one continuation, as few BML rows as BML can write:
+    a double or redouble alone, the bids of one level as one bid with their strains
+    ((2CDHSN) is 2C, 2D, 2H, 2S and 2NT)."""
+    rows: list[str] = []
+    levels: dict[int, list[str]] = {}
+    for call in sorted(set(calls), key=call_order):
+        if call.is_bid:
+            levels.setdefault(call.level, []).append(bml_call(call)[1])
+        else:
+            rows.append(bml_call(call, ours=False))
+    rows[:0] = [f"({level}{''.join(strains)})" for level, strains in sorted(levels.items())]
+    return rows
 
 
 def write_bml(tree: PublishedTree) -> str:
@@ -249,5 +286,5 @@ def _draft_name(source: str) -> str:
     return "draft-" + (stem.strip("-") or "notes")
 
 
-__all__ = ["bml_call", "description", "read_bml_draft", "seat_groups", "table_groups",
-           "write_bml"]
+__all__ = ["bml_call", "description", "opponents_shorthand", "read_bml_draft", "seat_groups",
+           "table_groups", "write_bml"]

@@ -14,7 +14,9 @@ artificial from the tags and the three-card rule, the disposition from the tags
 (relay, ask, answer, transfer, puppet, control, pre-empt) and otherwise the forcing
 status, the lengths from the exact ranges of the hands that make the call, the outcomes
 from the forcing status (a sign-off leaves only its own strain; a game force rules out
-defending undoubled).
+defending undoubled). BSS has no wildcard for the opponents' calls: as bml2bss does with
+BML's several-strain bids, each call a wildcard of the notes stands for has its own
+record (the compiled tree already holds one line per call).
 """
 
 from __future__ import annotations
@@ -80,7 +82,7 @@ def write_bss(tree: PublishedTree) -> str:
             prefix = ("*" if theirs else "") + BSS_SEATS[seat_code] + BSS_VULS[vul_code]
             for published in root.walk():
                 if not _in(published, contexts) or any(t.call is None for t in published.path):
-                    continue  # BSS cannot write the opponents' wildcard calls
+                    continue  # BSS names every call: a wildcard stands for none
                 text = " ".join(published.meaning_line.split())
                 lines.append(f"{prefix}{_sequence(published)}={fields(published)}{text}")
     return "\n".join(lines) + "\n"

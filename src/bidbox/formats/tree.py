@@ -21,7 +21,7 @@ from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.walk import guard_holds
 from bidbox.formats.alerting import AlertReader
-from bidbox.lang.system import CallEntry, Node, System
+from bidbox.lang.system import CallEntry, Node, OppEntry, System
 from bidbox.rules.meaning import MeaningStats, shape_stats
 from bidbox.rules.regulation import AlertDecision, Regulation
 
@@ -32,6 +32,8 @@ ALL_CONTEXTS: frozenset[Context] = frozenset(
     product((1, 2, 3, 4), (False, True), (False, True)))
 
 PASS = Call(CallKind.PASS)
+WILDCARDS = ("any", "bid")
+"""The opponents' wildcards of the language: any call but pass, any bid."""
 
 
 @dataclass(frozen=True)
@@ -42,6 +44,7 @@ class Token:
     call: Call | None  # None for an opponents' wildcard
     pattern: str = ""  # the wildcard: "any" (any call but pass) or "bid" (any bid)
     implicit: bool = False  # an opponents' pass the tree leaves unwritten
+    wildcard: str = ""  # "any" or "bid" when the call is one the notes' wildcard stands for
 
     def __str__(self) -> str:
         inner = str(self.call) if self.call is not None else self.pattern
@@ -235,14 +238,20 @@ def read_tree(system: System, regulation: Regulation, max_depth: int | None = No
         if not explicit_pass:
             visit(node, (*path, Token(False, PASS, implicit=True)), openers, parent, out)
         for opp in node.opp:
-            token = Token(False, opp.call, "" if opp.call is not None else opp.pattern)
-            visit(opp.node, (*path, token), openers, parent, out)
+            visit(opp.node, (*path, _opp_token(opp)), openers, parent, out)
 
     visit(system.root, (), ALL_CONTEXTS, None, roots)
     for opp in system.root.opp:  # the opponents open; our calls follow theirs
-        token = Token(False, opp.call, "" if opp.call is not None else opp.pattern)
-        visit(opp.node, (token,), ALL_CONTEXTS, None, roots)
+        visit(opp.node, (_opp_token(opp),), ALL_CONTEXTS, None, roots)
     return PublishedTree(system, regulation, roots)
+
+
+def _opp_token(opp: OppEntry) -> Token:
+    """An opponents' line as a path token; the compiler writes a wildcard line as one
+    line per call it stands for, each keeping the wildcard as its pattern."""
+    if opp.call is None:
+        return Token(False, None, opp.pattern)
+    return Token(False, opp.call, wildcard=opp.pattern if opp.pattern in WILDCARDS else "")
 
 
 def _context_at(opener: Context, path: tuple[Token, ...], index: int) -> TableContext:
