@@ -19,8 +19,9 @@ from bidbox.formats.html import (
     card_data,
     card_html,
     find_browser,
-    html_to_pdf,
     notes_html,
+    notes_pdf,
+    pdf_destinations,
     rendered_dom,
     screenshot,
     suit_html,
@@ -115,13 +116,37 @@ def test_search_box_finds_calls() -> None:
 @pytest.mark.skipif(shutil.which("pdftotext") is None,
                     reason="pdftotext absent (.ci/run installs poppler-utils)")
 def test_pdf_has_the_notes_and_pages(tmp_path: Path) -> None:
-    pdf = html_to_pdf(notes_html(tree("sbu-level1", 2), printable=True))
+    pdf = notes_pdf(tree("sbu-level1", 1))
     out = tmp_path / "notes.pdf"
     out.write_bytes(pdf)
     text = subprocess.run(["pdftotext", str(out), "-"], capture_output=True, text=True,
                           check=True).stdout
-    assert "Contents" in text and "Stayman: asks for a four-card major" in text
-    assert text.count("\f") >= 3  # paginated
+    one_nt = next(c for c in tree("sbu-level1", 1).roots if str(c.call) == "1NT")
+    assert "Contents" in text and one_nt.text in " ".join(text.split())
+    pages = text.split("\f")
+    assert len(pages) >= 3  # paginated
+    # The contents give each section's page, and the section's heading is on that page.
+    contents = " ".join(pages[0].split())
+    numbers = {}
+    for title in ("Options chosen", "Our openings", "When they open", "Leads and signals"):
+        found = re.search(re.escape(title) + r" p\. (\d+)", contents)
+        assert found, title
+        numbers[title] = int(found.group(1))
+        heading = [line.strip() for line in pages[numbers[title] - 1].splitlines()]
+        assert title in heading, (title, numbers[title])
+    assert len(set(numbers.values())) > 1
+    assert numbers["Our openings"] < numbers["When they open"] <= numbers["Options chosen"]
+    # Every contents entry, each opening's included, gives the page of the PDF's own
+    # destination for its link.
+    dests = pdf_destinations(pdf)
+    assert dests is not None
+    page = notes_html(tree("sbu-level1", 1), printable=True)
+    toc = page[page.index('<nav id="toc">'):page.index("</nav>")]
+    # (pdftotext may read the entries out of order: pair each number with its label)
+    expected = {re.sub(r"<[^>]+>", "", label).split()[-1]: dests[anchor]
+                for anchor, label in re.findall(r'<a href="#([^"]+)">(.*?)</a>', toc)}
+    printed = {label: int(n) for label, n in re.findall(r"(\S+) p\. (\d+)", contents)}
+    assert len(expected) > 20 and printed == expected
     card = tmp_path / "card.pdf"
     assert main(["publish", "--system", "sbu-level1", "--format", "card-wbf", "--depth", "2",
                  "-o", str(card)]) == 0

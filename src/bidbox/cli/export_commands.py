@@ -52,9 +52,11 @@ def render(system_name: str, fmt: str, options: list[str] | None = None,
     if fmt in ("html", "pdf", "card-ebu", "card-wbf"):
         from bidbox.formats import html
 
-        page = (html.notes_html(tree, printable=pdf or fmt == "pdf") if fmt in ("html", "pdf")
+        if fmt in ("html", "pdf") and (pdf or fmt == "pdf"):
+            return html.notes_pdf(tree)  # printed twice: the contents get page numbers
+        page = (html.notes_html(tree) if fmt in ("html", "pdf")
                 else html.card_html(tree, fmt.removeprefix("card-")))
-        return html.html_to_pdf(page) if pdf or fmt == "pdf" else page
+        return html.html_to_pdf(page) if pdf else page
     raise BidboxError(f"unknown format '{fmt}': use one of {', '.join(FORMATS)}")
 
 

@@ -17,6 +17,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,10 +220,12 @@ def _expand(rows: list[NoteRow], prefix: str) -> None:
         _expand(row.children, prefix)
 
 
-def notes_html(tree: PublishedTree, printable: bool = False, expand: str | None = None
-               ) -> str:
+def notes_html(tree: PublishedTree, printable: bool = False, expand: str | None = None,
+               pages: Mapping[str, int] | None = None) -> str:
     """The HTML notes of the whole tree: every call open when ``printable``, else the
-    calls on the way to and below the auction ``expand`` ("1NT P 2C")."""
+    calls on the way to and below the auction ``expand`` ("1NT P 2C"). ``pages`` gives
+    the printed page of each contents entry (by its anchor); a printable page keeps the
+    room for the numbers without it, so adding them moves nothing."""
     system = tree.system
     options = [{"name": name, "value": system.selected.get(name), "description": decl.description}
                for name, decl in system.options.items()]
@@ -235,7 +238,7 @@ def notes_html(tree: PublishedTree, printable: bool = False, expand: str | None 
     return str(_environment().get_template("notes.html.j2").render(
         system=system, regulation=tree.regulation.name.upper(), options=options,
         tables=tables, errata=errata_html(system.file), printable=printable,
-        count=count, alerted=alerted,
+        count=count, alerted=alerted, pages=pages or {},
         card_notes={k: system.notes.get(k, "") for k in ("leads", "signals", "discards")}))
 
 
@@ -393,6 +396,50 @@ def html_to_pdf(page: str) -> bytes:
         return out.read_bytes()
 
 
+_DEST = re.compile(r'^\s*(\d+)\s+\[.*\]\s+"(.*)"\s*$')
+
+
+def pdf_destinations(pdf: bytes) -> dict[str, int] | None:
+    """The page of each named destination of a PDF (Chromium names one for every
+    anchor a link points to), read by poppler's ``pdfinfo -dests``; None without it."""
+    tool = shutil.which("pdfinfo")
+    if tool is None:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "in.pdf"
+        path.write_bytes(pdf)
+        done = subprocess.run([tool, "-dests", str(path)], capture_output=True, timeout=300,
+                              check=False)
+    if done.returncode != 0:
+        return None
+    out: dict[str, int] = {}
+    for line in done.stdout.decode("utf-8", "replace").splitlines():
+        m = _DEST.match(line)
+        if m:
+            out[m.group(2)] = int(m.group(1))
+    return out
+
+
+def notes_pdf(tree: PublishedTree, passes: int = 3) -> bytes:
+    """The notes printed to PDF with page numbers in the contents. Chromium does not
+    implement CSS ``target-counter()``, so the page is printed, the page of every
+    contents target read back from the PDF's named destinations, and printed again with
+    the numbers in the room the first print kept for them; a print that moved a target
+    is repeated (at most ``passes`` prints). Without poppler's ``pdfinfo`` the contents
+    have no numbers."""
+    pdf = html_to_pdf(notes_html(tree, printable=True))
+    pages = pdf_destinations(pdf)
+    if pages is None:
+        return pdf
+    for _ in range(passes - 1):
+        pdf = html_to_pdf(notes_html(tree, printable=True, pages=pages))
+        again = pdf_destinations(pdf) or {}
+        if again == pages:
+            break
+        pages = again
+    return pdf
+
+
 def screenshot(page: str, path: Path, width: int = 1200, height: int = 900) -> None:
     """A PNG of the page as headless Chromium shows it."""
     _run_browser([f"--screenshot={path}", f"--window-size={width},{height}",
@@ -419,5 +466,5 @@ def rendered_dom(page: str) -> str:
 
 
 __all__ = ["NOT_FILLED", "PublishError", "card_data", "card_html", "errata_html",
-           "find_browser", "html_to_pdf", "notes_html", "rendered_dom", "screenshot",
-           "suit_html"]
+           "find_browser", "html_to_pdf", "notes_html", "notes_pdf", "pdf_destinations",
+           "rendered_dom", "screenshot", "suit_html"]
