@@ -27,6 +27,7 @@ from bidbox.engine.batch import bid_batch
 from bidbox.engine.bidder import BidResult, choose_call
 from bidbox.engine.explain import CallExplanation, SeatKnowledge, explain
 from bidbox.engine.explain import Explanation as EngineExplanation
+from bidbox.engine.reasons import Reason, explain_choice
 from bidbox.errors import BidboxError, NotationError, did_you_mean
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.compiler import compile_text
@@ -203,6 +204,7 @@ class Bid:
     auction: Auction  # the auction before the call
     result: BidResult
     decision: AlertDecision
+    why: Reason | None = None  # the hand's features that decided it, in words
 
     @property
     def call(self) -> Call:
@@ -223,7 +225,15 @@ class Bid:
 
     @property
     def reason(self) -> str:
-        return self.result.reason
+        """Why: the hand's features that decided the call and the meaning they fit
+        ("13 HCP, 4-3-3-3, balanced: 1NT shows 12-14 balanced"), and where the choice was
+        close, the call tried just before and what the hand lacked for it."""
+        return self.why.text if self.why is not None else self.result.reason
+
+    @property
+    def reason_features(self) -> dict[str, object]:
+        """The hand's measures that the deciding meaning read (HCP and shape always)."""
+        return dict(self.why.features) if self.why is not None else {}
 
     @property
     def entry(self) -> CallEntry | None:
@@ -256,6 +266,10 @@ class Bid:
         data = replace(self.result, alert=self.decision.alert).to_json()
         if "source" not in data and self.source is not None:
             data["source"] = self.source
+        data["reason"] = self.reason
+        data["reason_features"] = self.reason_features
+        if self.why is not None and self.why.closest is not None:
+            data["reason_closest"] = self.why.closest
         return bid_alert_json(data, self.decision)
 
     def __str__(self) -> str:
@@ -315,6 +329,18 @@ class ExplainedCall:
         return self.result.note
 
     @property
+    def denial_words(self) -> tuple[str, ...]:
+        """What the call denies that tells something, as what the hand lacks
+        ("denies 12-14 HCP, balanced"), most telling first."""
+        return self.result.denial_words
+
+    @property
+    def description(self) -> str | None:
+        """The description as the system file writes it (:attr:`meaning` is what a
+        player reads: errata readings left out, a convention's suits named)."""
+        return self.result.description
+
+    @property
     def shows(self) -> Constraint | None:
         """What the call shows, negative inference included (None: outside the system)."""
         return self.result.effective
@@ -360,6 +386,11 @@ class Explanation:
     @property
     def knowledge(self) -> dict[Seat, SeatKnowledge]:
         return self.result.knowledge
+
+    @property
+    def partnerships(self) -> dict[Side, str]:
+        """What both seats of a side hold together, where both have shown something."""
+        return self.result.partnerships
 
     def __iter__(self) -> Iterator[ExplainedCall]:
         return iter(self.calls)
@@ -429,7 +460,9 @@ class System:
         result = choose_call(the_hand, the_auction, systems)
         decision = decide_call_alert(the_auction, result.call, systems,
                                      get_regulation(regulation))
-        return Bid(seat, the_auction, result, decision)
+        why = explain_choice(the_hand, the_auction, systems, result.entry, result.source,
+                             result.reason)
+        return Bid(seat, the_auction, result, decision, why)
 
     def explain(self, auction: AuctionLike, *, dealer: SeatLike | None = None,
                 vul: VulLike | None = None, opponents: System | None = None,

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bidbox.api import System, get_regulation, load_system
+from bidbox.api import Explanation, System, get_regulation, load_system
 from bidbox.core import Auction, Hand, Seat, Vulnerability
 from bidbox.errors import BidboxError
 from bidbox.evaluate import all_measures, evaluate_hand
@@ -143,13 +143,17 @@ def cmd_bid(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(bid.to_json())
         return 0
+    from bidbox.engine.wording import forcing_said
+
     source = getattr(bid, "source", None)
     flag = f" ({source})" if bid.fallback and source else (
         " (fallback)" if bid.fallback else "")
-    forcing = f", {bid.forcing}" if bid.forcing else ""
+    # One forcing word: not added when the meaning says it ("invitational, invitational").
+    forcing = (f", {bid.forcing}" if bid.forcing and not forcing_said(bid.meaning, bid.forcing)
+               else "")
     alert = ", alert" if bid.alert else ""
     print(f"{bid.seat} bids {bid.call}{flag}: {bid.meaning}{forcing}{alert}")
-    print(f"  why: {bid.reason}")
+    _print_wrapped("  why: ", bid.reason)
     return 0
 
 
@@ -202,6 +206,11 @@ def _card_row(item: dict[str, str]) -> str:
     return f"{item['auction']}: {item['meaning']} [{item['rule']}]"
 
 
+MEANING_WIDTH = 56
+FORCING_WIDTH = 18
+INDENT = " " * 17
+
+
 def cmd_explain(args: argparse.Namespace) -> int:
     ns, ew = _systems_for(args)
     explanation = ns.explain(args.auction or "", dealer=args.dealer, vul=args.vul,
@@ -209,33 +218,61 @@ def cmd_explain(args: argparse.Namespace) -> int:
     if args.json:
         _print_json(explanation.to_json())
         return 0
-    print(f" #  seat call  {'meaning':<56} {'forcing':<18} alert")
-    for c in explanation.calls:
-        silent = c.call.kind.name == "PASS" and c.entry is None and not args.all
-        if silent:
-            continue
-        decision = c.decision
-        meaning = c.meaning + (f" [{c.source or 'placement'}]" if c.fallback else "")
-        forcing = str(c.forcing) if c.forcing else ""
-        alert = "yes" if c.alert else "no"
-        print(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} {meaning[:56]:<56} {forcing:<18} "
-              f"{alert}: {c.alert_rule}"
-              f"{' [override]' if decision.override else ''}"
-              f"{' [Stop card]' if c.stop_card else ''}")
-        for extra in _wrap(meaning[56:], 56):
-            print(f"{'':<17}{extra}")
-        if c.denies:
-            print(f"{'':<17}(denies {', '.join(map(str, c.denies))})")
-        if c.note:
-            print(f"{'':<17}note: {c.note}")
-    print("Known now")
-    for seat, known in explanation.knowledge.items():
-        print(f"  {seat}: {known.summary()}")
+    print(format_explanation(explanation, show_all=args.all))
     return 0
 
 
+def format_explanation(explanation: Explanation, show_all: bool = False) -> str:
+    """The text ``bidbox explain`` prints: one row per call (passes outside the system
+    folded away unless ``show_all``), meanings word-wrapped in their column, the telling
+    denials, then what each seat and each partnership is known to hold."""
+    from bidbox.engine.wording import forcing_said
+
+    out = [f" #  seat call  {'meaning':<{MEANING_WIDTH}} {'forcing':<{FORCING_WIDTH}} alert"]
+    for c in explanation.calls:
+        if c.call.kind.name == "PASS" and c.entry is None and not show_all:
+            continue
+        decision = c.decision
+        meaning = c.meaning + (f" [{c.source or 'placement'}]" if c.fallback else "")
+        # One forcing word: the column stays empty when the meaning already says it.
+        forcing = str(c.forcing) if c.forcing and not forcing_said(meaning, c.forcing) else ""
+        alert = "yes" if c.alert else "no"
+        lines = _wrap(meaning, MEANING_WIDTH) or [""]
+        out.append(f"{c.index + 1:>2}  {c.seat!s:<4} {c.call!s:<5} "
+                   f"{lines[0]:<{MEANING_WIDTH}} {forcing:<{FORCING_WIDTH}} "
+                   f"{alert}: {c.alert_rule}{' [override]' if decision.override else ''}"
+                   f"{' [Stop card]' if c.stop_card else ''}")
+        out.extend(INDENT + extra for extra in lines[1:])
+        if c.denial_words:
+            out.extend(INDENT + extra for extra in
+                       _wrap("; ".join(c.denial_words), MEANING_WIDTH + FORCING_WIDTH))
+        if c.note:
+            out.extend(INDENT + extra for extra in
+                       _wrap(f"note: {c.note}", MEANING_WIDTH + FORCING_WIDTH))
+    out.append("Known now")
+    for seat, known in explanation.knowledge.items():
+        out.extend(_wrapped(f"  {seat}: ", known.summary()))
+    for side, words in explanation.partnerships.items():
+        first, second = side.seats
+        out.extend(_wrapped(f"  {first}+{second}: ", words))
+    return "\n".join(out)
+
+
+def _wrapped(head: str, text: str, width: int = 96) -> list[str]:
+    lines = _wrap(text, width - len(head)) or [""]
+    return [head + lines[0]] + [" " * len(head) + extra for extra in lines[1:]]
+
+
+def _print_wrapped(head: str, text: str, width: int = 96) -> None:
+    print("\n".join(_wrapped(head, text, width)))
+
+
 def _wrap(text: str, width: int) -> list[str]:
-    return [text[i:i + width] for i in range(0, len(text), width)]
+    """Lines of at most ``width`` characters, broken between words (a word longer than
+    the line stands alone rather than being cut)."""
+    import textwrap
+
+    return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
 
 def cmd_lint(args: argparse.Namespace) -> int:

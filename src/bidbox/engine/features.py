@@ -91,3 +91,24 @@ def sample_hands() -> HandFeatures:
 
     deals = deal_batch(SAMPLE_DEALS, seed=20261201)
     return HandFeatures(np.concatenate([deals.hands(s) for s in Seat]))
+
+
+def shaped_hands(shapes: Array, weights: Array, count: int, seed: int = 20261202
+                 ) -> HandFeatures:
+    """``count`` random hands whose shapes (rows S-H-D-C of ``shapes``) are drawn in
+    proportion to ``weights``, the cards of each suit uniform among its holdings of that
+    length.
+
+    A targeted sample: where a meaning is too rare for the fixed pool (a five-level
+    opening), hands drawn from the shapes its exact part allows meet it far more often,
+    and each is still a uniform hand of its shape.
+    """
+    rng = np.random.default_rng(seed)
+    p = np.asarray(weights, dtype=np.float64)
+    rows = rng.choice(shapes.shape[0], size=count, p=p / p.sum())
+    lengths = np.asarray(shapes, dtype=np.int32)[rows]  # (count, 4)
+    # The rank of each card among 13 random keys: the first L ranks form the holding.
+    order = rng.random((count, 4, 13)).argsort(axis=2).argsort(axis=2)
+    held = order < lengths[:, :, None]
+    masks = (held.astype(np.int32) << np.arange(13, dtype=np.int32)).sum(axis=2)
+    return HandFeatures(masks.astype(np.int16))
