@@ -8,6 +8,7 @@ says what to do. The CLI prints these in one or two lines; anything else is a bu
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 
 
@@ -47,6 +48,29 @@ def shown(text: str, most: int = ECHO_LIMIT) -> str:
     if cut.isprintable():
         return cut
     return "".join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in cut)
+
+
+_PYTHON_WORDS = (
+    (re.compile(r"invalid literal for int\(\) with base \d+: (.*)"), r"\1 is not a whole number"),
+    (re.compile(r"could not convert string to float: (.*)"), r"\1 is not a number"),
+    (re.compile(r".*index out of range.*"), "something is missing or cut short"),
+    (re.compile(r"^'?(\w+)'?$"), r"unexpected value \1"),
+)
+
+
+def plain_reason(err: BaseException) -> str:
+    """What a library's exception says, in words for a user: "invalid literal for int()
+    with base 10: 'two'" becomes "'two' is not a whole number". A reader that wraps a
+    library (endplay's PBN and LIN parsers) says this instead of Python's own text."""
+    text = str(err).strip() or type(err).__name__
+    for pattern, words in _PYTHON_WORDS:
+        m = pattern.fullmatch(text)
+        if m:
+            return shown(m.expand(words))
+    if type(err).__name__ in ("KeyError", "IndexError", "TypeError", "AttributeError",
+                              "RecursionError"):
+        return "it is not in the form the format takes"
+    return shown(text, 120)
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:

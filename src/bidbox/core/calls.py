@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any
 
-from bidbox.errors import NotationError
+from bidbox.errors import NotationError, shown
 
 
 class Strain(IntEnum):
@@ -25,7 +25,7 @@ class Strain(IntEnum):
         names = {"C": cls.C, "D": cls.D, "H": cls.H, "S": cls.S, "N": cls.NT, "NT": cls.NT,
                  "♣": cls.C, "♦": cls.D, "♥": cls.H, "♠": cls.S}
         if key not in names:
-            raise NotationError(f"unknown strain '{text}': use C, D, H, S or NT")
+            raise NotationError(f"unknown strain '{shown(text)}': use C, D, H, S or NT")
         return names[key]
 
     def __str__(self) -> str:
@@ -111,7 +111,7 @@ class Call:
         m = _BID_RE.match(raw)
         if not m:
             raise NotationError(
-                f"cannot read call '{text}': write a bid as level and strain (1C, 3NT), "
+                f"cannot read call '{shown(text)}': write a bid as level and strain (1C, 3NT), "
                 "or P, X, XX")
         return cls(CallKind.BID, int(m.group(1)), Strain.parse(m.group(2)))
 

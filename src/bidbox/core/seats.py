@@ -5,7 +5,7 @@ from __future__ import annotations
 from enum import Enum, IntEnum
 from typing import Any
 
-from bidbox.errors import NotationError, did_you_mean
+from bidbox.errors import NotationError, did_you_mean, shown
 
 
 class Seat(IntEnum):
@@ -23,7 +23,7 @@ class Seat(IntEnum):
         names = {"N": cls.N, "NORTH": cls.N, "E": cls.E, "EAST": cls.E,
                  "S": cls.S, "SOUTH": cls.S, "W": cls.W, "WEST": cls.W}
         if key not in names:
-            raise NotationError(f"unknown seat '{text}': use N, E, S or W"
+            raise NotationError(f"unknown seat '{shown(text)}': use N, E, S or W"
                                 f"{did_you_mean(key, names)}")
         return names[key]
 
@@ -89,7 +89,7 @@ class Vulnerability(Enum):
                  "ns": cls.NS, "n": cls.NS, "ew": cls.EW, "e": cls.EW,
                  "both": cls.BOTH, "all": cls.BOTH, "b": cls.BOTH}
         if key not in names:
-            raise NotationError(f"unknown vulnerability '{text}': use none, ns, ew or both"
+            raise NotationError(f"unknown vulnerability '{shown(text)}': use none, ns, ew or both"
                                 f"{did_you_mean(key, names)}")
         return names[key]
 

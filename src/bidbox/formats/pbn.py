@@ -16,9 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.core.auction import Auction
+from bidbox.core.boardtext import decode_board_bytes, separate_pbn_boards
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.errors import BidboxError
+from bidbox.errors import BidboxError, plain_reason
 from bidbox.formats.alerting import AlertReader
 from bidbox.lang.system import System
 from bidbox.rules.regulation import Regulation
@@ -50,15 +51,14 @@ def read_boards(path: Path) -> list[Any]:
         data = path.read_bytes()
     except OSError as err:
         raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+    text = decode_board_bytes(data)  # any line ends (issue 17)
+    if kind == "pbn":
+        text, _ = separate_pbn_boards(text)  # boards without blank lines between them
     try:
         boards = pbn.load(StringIO(text)) if kind == "pbn" else lin.load(StringIO(text))
     except Exception as err:  # endplay raises many kinds for bad input
-        raise BoardFormatError(f"'{path}': not a readable {kind.upper()} file: {err}"
-                               ) from None
+        raise BoardFormatError(f"'{path}': not a readable {kind.upper()} file: "
+                               f"{plain_reason(err)}") from None
     return list(boards)
 
 

@@ -474,12 +474,20 @@ def substitute(c: Constraint, binding: dict[str, str]) -> Constraint:
     return _expand_free(_subst(c, binding), binding)
 
 
+_BINDING_ORDER = ("M", "oM", "m", "om", "Z", "Y")
+"""Variables bound before the ones that name "the other" of them."""
+_OTHER = {"M": "oM", "m": "om", "Z": "Y"}
+
+
 def _expand_free(c: Constraint, binding: dict[str, str]) -> Constraint:
-    free = [v for v in SUIT_VARIABLES if v in c.suits()]
+    free = [v for v in _BINDING_ORDER if v in c.suits()]
     if not free:
         return c
     var = free[0]
-    holders = [i for i, child in enumerate(c.children()) if var in child.suits()]
+    # M ranges over every part that names M or oM: '5+M, 5+oM' is both majors, not
+    # "a five-card major, and a five-card major" (issue 17).
+    linked = {var, _OTHER.get(var, var)}
+    holders = [i for i, child in enumerate(c.children()) if linked & child.suits()]
     if len(holders) == 1 and isinstance(c, And | Or | Not):
         # Every use of the variable is inside one part: let it range there.
         i = holders[0]

@@ -21,11 +21,12 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from bidbox.core.boardtext import decode_board_bytes, original_line, separate_pbn_boards
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.features import HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.errors import BidboxError, NotationError
+from bidbox.errors import BidboxError, NotationError, plain_reason, shown
 from bidbox.evaluate.dealer import DealBatch, deal_batch
 from bidbox.lang.constraint_parser import parse_constraint
 from bidbox.lang.constraints import And, Constraint, NameRef, Not, Or, substitute
@@ -255,6 +256,7 @@ def _pbn_decoder() -> Any:
             super().clear()
             self.dealer_tags: list[str | None] = []
             self.line_numbers: list[int] = []
+            self.deal_tags: list[str | None] = []  # as written: endplay merges a card twice
 
         def _parse_none(self, curline: str) -> Any:
             if curline.startswith("[") and not self.curtags:
@@ -271,6 +273,7 @@ def _pbn_decoder() -> Any:
                     value = previous.get("dealer", {}).get("value")
                 self.dealer_tags.append(value)
                 self.line_numbers.append(getattr(self, "board_start", self.lineno))
+                self.deal_tags.append(tags.get("deal", {}).get("value"))
             return board
 
     return BoardDecoder()
@@ -295,19 +298,19 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     except OSError as err:
         raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
     decoder = _pbn_decoder()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
+    # Any line ends, and boards without a blank line between them (issue 17: a CR file
+    # read as no boards, unseparated boards as the first alone).
+    text, added = separate_pbn_boards(decode_board_bytes(data))
     from io import StringIO
 
     try:
         parsed = decoder.parse_file(StringIO(text))
     except PBNDecodeError as err:
-        raise BoardFileError(f"{path}:{err.lineno}: {err} in '{err.line.strip()}'") from None
-    except (ValueError, RuntimeError, KeyError, IndexError) as err:
-        raise BoardFileError(f"{path}:{decoder.lineno}: cannot read this board: {err}"
-                             ) from None
+        raise BoardFileError(f"{path}:{original_line(err.lineno, added)}: {plain_reason(err)} "
+                             f"in '{shown(err.line.strip())}'") from None
+    except (ValueError, RuntimeError, KeyError, IndexError, TypeError, AttributeError) as err:
+        raise BoardFileError(f"{path}:{original_line(decoder.lineno, added)}: cannot read this "
+                             f"board: {plain_reason(err)}") from None
     if limit is not None:
         parsed = parsed[:limit]
     if not parsed:
@@ -318,7 +321,8 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     vuls = np.zeros(len(parsed), dtype=np.int8)
     places = []
     for row, board in enumerate(parsed):
-        line = decoder.line_numbers[row] if row < len(decoder.line_numbers) else 0
+        line = original_line(decoder.line_numbers[row], added) if row < len(
+            decoder.line_numbers) else 0
         number = board.board_num if board.board_num else row + 1
         if not 1 <= number <= _MAX_BOARD_NUMBER:
             raise BoardFileError(f"{path}:{line} (board {row + 1} of the file): [Board "
@@ -326,6 +330,8 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
                                  f"{_MAX_BOARD_NUMBER:,}")
         where = f"{path}:{line} (board {number})"
         places.append(f"{path}:{line}")
+        _check_cards(decoder.deal_tags[row] if row < len(decoder.deal_tags) else None,
+                     masks[row], where)  # as written, before endplay's merged hands
         for seat in Seat:
             pbn = board.deal[Player(int(seat))].to_pbn()
             try:
@@ -334,6 +340,7 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
                 raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
                                      "all 52 cards") from None
             masks[row, int(seat)] = hand.suits
+        _check_cards(None, masks[row], where)
         numbers[row] = number
         tag = decoder.dealer_tags[row] if row < len(decoder.dealer_tags) else None
         try:
@@ -346,6 +353,32 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
                                           else board_vulnerability(number))
     digest = hashlib.sha256(data).hexdigest()[:16]
     return Boards(masks, numbers, dealers, vuls, f"pbn:{digest}", places=tuple(places))
+
+
+def _check_cards(written: str | None, hands: npt.NDArray[np.int16], where: str) -> None:
+    """A card twice in one suit as written ('AK87A', which endplay merges) or in two
+    hands is an error naming the board and the card, before it reaches DDS (which
+    stopped the whole batch with "Cards duplicated" and no board)."""
+    if written and ":" in written:
+        first, _, rest = written.partition(":")
+        try:
+            start: Seat | None = Seat.parse(first)
+        except BidboxError:
+            start = None
+        for number, text in enumerate(rest.split()[:4]):
+            try:
+                Hand.parse(text)
+            except BidboxError as err:
+                if "twice" in str(err):
+                    seat = f"{Seat((start + number) % 4)}'s" if start is not None else "a"
+                    raise BoardFileError(f"{where}: {seat} hand: {err}") from None
+    for suit in range(4):
+        for rank in range(13):
+            holders = [seat for seat in Seat if int(hands[int(seat), suit]) >> rank & 1]
+            if len(holders) > 1:
+                card = "SHDC"[suit] + "23456789TJQKA"[rank]
+                raise BoardFileError(f"{where}: the card {card} is in both {holders[0]}'s and "
+                                     f"{holders[1]}'s hands")
 
 
 def from_endplay_vul(vul: Any) -> Vulnerability:
