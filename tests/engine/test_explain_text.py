@@ -195,3 +195,20 @@ def test_explain_columns_break_between_words() -> None:
     text = "23-24 balanced: the only rebid that is not forcing to game, by agreement"
     lines = _wrap(text, 20)
     assert " ".join(lines) == text and all(len(line) <= 20 for line in lines)
+
+
+def test_targeted_hands_have_the_drawn_shapes_and_thirteen_cards() -> None:
+    import numpy as np
+
+    from bidbox.engine.features import shaped_hands
+
+    shapes = np.array([[1, 8, 2, 2], [0, 7, 3, 3]])
+    hands = shaped_hands(shapes, np.array([3.0, 1.0]), 4000, seed=7)
+    lengths = hands.value("lengths")
+    assert (lengths.sum(axis=1) == 13).all()
+    first = (lengths == shapes[0]).all(axis=1)
+    assert ((lengths == shapes[1]).all(axis=1) | first).all()
+    assert 0.7 < first.mean() < 0.8  # drawn in proportion to the weights (3:1)
+    # the cards within a suit are uniform: the ace of hearts in 8 of 13 eight-card holdings
+    ace = (hands.masks[first, 1] >> 12) & 1
+    assert abs(ace.mean() - 8 / 13) < 0.04
