@@ -86,6 +86,8 @@ from bidbox.lang.system import (
 _BID_HEAD = re.compile(r"^([1-7])(NT|oM|om|[NCDHSMmZYcdhsn])$")
 _WILDCARDS = ("any", "bid")
 MAX_MODULE_DEPTH = 24
+_GOES_ON = frozenset({"artificial", "relay", "ask", "answer", "puppet"})
+"""Tags of a call after which partner still has something to say: nothing is implied."""
 
 
 class OptionError(BidboxError):
@@ -599,6 +601,8 @@ class Compiler:
                                                        attrs.if_legal, use):
             variables = {**binding, **extra} if extra else binding
             after = before.then(call, ours)
+            if ours and attrs.forcing is Forcing.GAME_FORCING and not after.forced:
+                after = replace(after, forced=True)
             if not ours:
                 if wildcard is not None and any(o.call == call for o in node.opp):
                     continue  # an explicit line for this call wins over the wildcard
@@ -625,15 +629,15 @@ class Compiler:
             )
             node.calls.append(entry)
             ends = (self.end is not None or attrs.open) and self.ends_here(
-                raw, call, attrs, where, use)
+                raw, call, attrs, after, where, use)
             children = self.end_lines if ends else raw.children
             self.expand(children, entry.node, after, variables, depth, use)
 
-    def ends_here(self, raw: RawLine, call: Call, attrs: Attributes, where: Location,
-                  use: _Use | None) -> bool:
+    def ends_here(self, raw: RawLine, call: Call, attrs: Attributes, after: _Point,
+                  where: Location, use: _Use | None) -> bool:
         """Whether a call line implies the file's 'end use ...': our agreements end after
         a call with nothing indented under it, unless the call is a pass, forcing (partner
-        must still bid), or marked [open]."""
+        must still bid), short of game after our game-forcing call, or marked [open]."""
         if attrs.open:
             if raw.children:
                 self.error(where, "[open] is for a call with nothing indented under it: "
@@ -645,7 +649,9 @@ class Compiler:
                                   "MODULE' line", raw.head_col, use=use)
             return False
         return (not raw.children and call.kind is not CallKind.PASS
-                and not (attrs.forcing is not None and attrs.forcing.is_forcing))
+                and not (attrs.forcing is not None and attrs.forcing.is_forcing)
+                and not (after.forced and after.below_game)
+                and not any(t in _GOES_ON or t.startswith("transfer") for t in attrs.tags))
 
     def bind(self, c: Constraint, binding: dict[str, str], location: Location) -> Constraint:
         """Definitions resolved and suit variables bound; one shared result per distinct
@@ -1069,6 +1075,13 @@ class _Point:
     passes: int = 0  # passes since the last bid or double (since the start before any)
     label: str = ""
     ours_last: bool | None = None  # whether the tree path's last call was ours
+    forced: bool = False  # our side has made a game-forcing call on the way here
+
+    @property
+    def below_game(self) -> bool:
+        """Whether the last bid is short of game (3NT, 4H, 4S, 5C, 5D)."""
+        level, strain = self.top // 5 + 1, self.top % 5
+        return level < (3 if strain == 4 else 4 if strain >= 2 else 5)
 
     @property
     def ended(self) -> bool:
@@ -1105,7 +1118,7 @@ class _Point:
         our calls is implicit."""
         if ours and self.ours_last:
             return _Point((*self.calls, PASS), self.last, self.top, self.doubled,
-                          self.passes + 1, self.label, self.ours_last)
+                          self.passes + 1, self.label, self.ours_last, self.forced)
         return self
 
     def then(self, call: Call, ours: bool) -> _Point:
@@ -1119,7 +1132,8 @@ class _Point:
                                           1 if kind is CallKind.DOUBLE else 2, 0)
         token = _OURS[id(call)] if ours else _THEIRS[id(call)]
         label = f"{self.label} {token}" if self.label else token
-        return _Point((*self.calls, call), last, top, doubled, passes, label, ours)
+        return _Point((*self.calls, call), last, top, doubled, passes, label, ours,
+                      self.forced)
 
     def legal_calls(self) -> list[Call]:
         if self.ended:

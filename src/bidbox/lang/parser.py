@@ -382,7 +382,8 @@ def _settle_line(doc: Document, number: int, text: str, line: str, offset: int,
             branch = _settle_line(doc, number, branch, line, offset + inner, declared,
                                   selected)
         in_quotes = len(re.findall(r'(?<!\\)"', text[:start])) % 2 == 1
-        glued = end + 1 < len(text) and not text[end + 1].isspace()  # {if x: 3 else 4}+H
+        # Padding would split a token glued to the choice: {if x: 3 else 4}+H.
+        glued = end + 1 < len(text) and (text[end + 1].isalnum() or text[end + 1] in "+-_{(.=")
         width = end + 1 - start
         pad = "" if in_quotes or glued else " " * max(0, width - len(branch))
         out.append(text[i:start] + branch + pad)
