@@ -11,7 +11,7 @@ import pytest
 from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.core.calls import GAME_LEVEL
 from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call
-from bidbox.engine.judgement import expected_scores, trick_distribution
+from bidbox.engine.judgement import expected_scores, is_invitation, trick_distribution
 from bidbox.engine.walk import replay
 from bidbox.evaluate import deal_batch
 from bidbox.lang import System, compile_text, load_system
@@ -123,3 +123,51 @@ def test_a_signoff_after_an_ace_ask_stands() -> None:
     result = choose_call(Hand.parse("KQJ.KQJ2.KQJ2.K2"), Auction.parse("1H P 4NT P 5C P"),
                          systems)
     assert result.call == Call.parse("5H") and result.source == "system"
+
+
+WIDE_NO_TRUMP = "system nt\n1NT hcp 12-18, balanced [nf]\n"
+"""A wide range, so that what partner holds within it decides the game."""
+
+
+def test_a_judged_game_try_is_made_and_answered_by_strength() -> None:
+    # The notes say nothing after 1NT: with 10 HCP opposite 12-18 the captain neither
+    # passes nor guesses game but tries with 2NT, and opener accepts with the upper half.
+    systems = as_systems(compile_text(WIDE_NO_TRUMP, "nt.bbx"))
+    tried = choose_call(Hand.parse("Q32.K32.K432.Q32"), Auction.parse("1NT P"), systems)
+    assert tried.call == Call.parse("2NT") and "game try" in tried.reason
+    top = choose_call(Hand.parse("AK2.K32.A432.J32"), Auction.parse("1NT P 2NT P"), systems)
+    bottom = choose_call(Hand.parse("AK2.J32.Q432.J32"), Auction.parse("1NT P 2NT P"),
+                         systems)
+    assert top.call == Call.parse("3NT") and "accepts" in top.reason  # 15 HCP
+    assert bottom.call == PASS and "declines" in bottom.reason  # 12 HCP
+    # A weak hand passes and a strong one bids game: the try is for the middle.
+    assert choose_call(Hand.parse("K32.K32.Q432.432"), Auction.parse("1NT P"),
+                       systems).call == PASS
+    assert choose_call(Hand.parse("KQ2.K32.K432.432"), Auction.parse("1NT P"),
+                       systems).call == Call.parse("3NT")
+
+
+def test_only_an_uncontested_natural_bid_below_game_is_a_game_try() -> None:
+    def calls(text: str) -> tuple[Call, ...]:
+        return Auction.parse(text).calls
+
+    assert is_invitation(calls("1NT P"), Call.parse("2NT"))
+    assert is_invitation(calls("1H P 2H P"), Call.parse("3H"))
+    assert not is_invitation(calls("1NT 2C"), Call.parse("2NT"))  # they competed
+    assert not is_invitation(calls("1D P 1NT P"), Call.parse("3H"))  # hearts not bid
+    assert not is_invitation(calls("1H P 2H P"), Call.parse("3D"))
+    assert not is_invitation(calls("1H P 1NT P"), Call.parse("3NT"))
+
+
+def test_a_game_the_notes_give_to_other_shapes_is_a_placement_for_the_strength() -> None:
+    text = ("system floors\n1D hcp 12-19, 4+D\n  1NT hcp 6-9 [nf]\n"
+            "    3NT hcp 19, balanced [signoff] \"19 balanced\"\n"
+            "    2NT hcp 17-18, balanced [inv]\n    P any [priority -100] \"minimum\"\n")
+    systems = as_systems(compile_text(text, "floors.bbx"))
+    # 19 HCP, 4-4-4-1: no rebid fits, but 3NT is where the hand belongs.
+    strong = choose_call(Hand.parse("AK64.AK83.K874.Q"), Auction.parse("1D P 1NT P"), systems)
+    assert strong.call == Call.parse("3NT") and strong.source == "placement"
+    # Below the strength the notes ask for, the game (and all above it) stays barred.
+    for hand in ("AK64.AQ83.K874.2", "AK6.AQ83.KJ874.2"):  # 16 HCP each
+        result = choose_call(Hand.parse(hand), Auction.parse("1D P 1NT P"), systems)
+        assert result.call == PASS or result.call.rank < Call.parse("3NT").rank, hand

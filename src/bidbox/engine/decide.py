@@ -15,13 +15,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import PASS, Call
+from bidbox.core.calls import GAME_LEVEL, PASS, Call
 from bidbox.core.seats import Side
+from bidbox.engine.estimate import estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
 from bidbox.engine.judgement import beyond_game, judge, sets_no_ceiling
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
-from bidbox.lang.system import CallEntry, Node, System
+from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 PLACEMENT = "placement"
 """The source of a call that judgement made where neither the notes nor the base speak."""
@@ -61,8 +62,28 @@ def choose_at_node(node: Node, hands: Features, ctx: TableContext, auction: Auct
 def _defined(entries: list[CallEntry], default_pass: CallEntry | None) -> frozenset[Call]:
     """The calls defined here with a meaning (the notes' default pass aside): judgement
     never makes them, since the table would read them with that meaning, which the hand
-    does not fit (it would have chosen the call otherwise)."""
-    return frozenset(e.call for e in entries if e is not default_pass)
+    does not fit (it would have chosen the call otherwise).
+
+    Natural game bids that do not force are the exception (:func:`_game_floors`)."""
+    return frozenset(e.call for e in entries if e is not default_pass
+                     and not _natural_game(e))
+
+
+def _game_floors(entries: list[CallEntry], ctx: TableContext) -> dict[Call, int]:
+    """The natural, non-forcing game bids defined here, each with the fewest HCP its
+    meaning shows. Judgement may bid such a game for a hand that has the strength but not
+    the rest (3NT shown as 19 balanced, for a 19-count with a singleton): partner reads it
+    as the placement it is, and without it that hand passes partner's 1NT. A hand below
+    the strength has been told by the notes to stop (a minimum declines 2NT), and may not."""
+    return {e.call: estimate_seat([(e.shows, ctx)]).min_hcp for e in entries
+            if _natural_game(e)}
+
+
+def _natural_game(entry: CallEntry) -> bool:
+    call = entry.call
+    return (call.is_bid and call.strain is not None
+            and GAME_LEVEL[call.strain] <= call.level < 6 and not entry.is_artificial
+            and entry.forcing in (Forcing.SIGNOFF, Forcing.NONFORCING, None))
 
 
 def _system_reason(entry: CallEntry) -> str:
@@ -99,12 +120,14 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
     remaining = np.ones(hands.n, dtype=bool)
     out: list[Decision] = []
     defined: frozenset[Call] = frozenset()
+    floors: dict[Call, int] = {}
     default_pass = None
     if here.node is not None:
         entries = candidates(here.node, ctx)
         default_pass = next((e for e in entries if e.is_default_pass), None)
         skip = frozenset() if default_pass is None else frozenset({default_pass.call})
         defined = _defined(entries, default_pass)
+        floors = _game_floors(entries, ctx)
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             remaining &= ~hit
             if sets_no_ceiling(entry.call, entry.forcing, state):
@@ -125,12 +148,13 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
                                 f"natural base: {_system_reason(entry)}"))
             remaining &= ~mask
         defined = defined | _defined(base_entries, base_pass)
+        floors = {**_game_floors(base_entries, ctx), **floors}
         if default_pass is None and base_pass is not None:
             default_pass = base_pass
     if remaining.any():
         rest = np.flatnonzero(remaining)
         for judged in judge(state, hands.take(rest), systems, set(defined),
-                            default_pass is not None):
+                            default_pass is not None, floors):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.

@@ -142,19 +142,37 @@ class PartnerView:
 
 def partner_view(seats: Mapping[Seat, SeatEstimate], me: Seat, own_hcp: Array,
                  own_lengths: Array) -> PartnerView:
-    """Partner's expectation, scaled so the three unseen hands share exactly what the
-    bidder does not hold (40 HCP and 13 cards a suit in the deck)."""
+    """Partner's expectation once the bidder's own cards are known: the three unseen hands
+    share exactly what the bidder does not hold (40 HCP and 13 cards a suit).
+
+    The surplus or shortfall is shared by how uncertain each seat is (the mean of three
+    normal estimates given their sum): a partner who showed 6-9 stays near 7 opposite a
+    19-count, and the opponents, whose passes said little, take the rest. Shares by size
+    alone would have read that partner as 5 and the hand would not have moved."""
     others = (me.partner, me.lho, me.rho)
-    hcp = np.array([seats[s].hcp for s in others])
-    lengths = np.array([seats[s].lengths for s in others])  # (3, 4)
     left_hcp = np.maximum(40.0 - own_hcp.astype(np.float64), 0.0)
-    share = hcp[0] / max(float(hcp.sum()), 1e-9)
-    partner_hcp = left_hcp * share
+    partner_hcp = _conditioned(np.array([seats[s].hcp for s in others]),
+                               np.array([seats[s].hcp_sd for s in others]), left_hcp)
     left_len = np.maximum(13.0 - own_lengths.astype(np.float64), 0.0)  # (n, 4)
-    len_share = lengths[0] / np.maximum(lengths.sum(axis=0), 1e-9)  # (4,)
-    partner_len = left_len * len_share
-    # Never below what partner has shown for certain.
+    lengths = np.array([seats[s].lengths for s in others])  # (3, 4)
+    spreads = np.array([seats[s].lengths_sd for s in others])
+    partner_len = np.column_stack([_conditioned(lengths[:, k], spreads[:, k], left_len[:, k])
+                                   for k in range(4)])
+    # Never below what partner has shown for certain, never above what is left.
     partner = seats[me.partner]
-    partner_hcp = np.maximum(partner_hcp, min(partner.min_hcp, 40.0))
-    partner_len = np.maximum(partner_len, np.minimum(np.array(partner.min_lengths), left_len))
+    partner_hcp = np.clip(partner_hcp, np.minimum(partner.min_hcp, left_hcp), left_hcp)
+    partner_len = np.clip(partner_len, np.minimum(np.array(partner.min_lengths), left_len),
+                          left_len)
     return PartnerView(partner_hcp, partner.hcp_sd, partner_len, np.array(partner.lengths_sd))
+
+
+def _conditioned(means: Array, sds: Array, total: Array) -> Array:
+    """The first seat's expected value given that the three seats (``means``, ``sds``)
+    sum to ``total`` (per hand): its share of the difference is its share of the
+    variance; seats known exactly (no spread at all) share by size."""
+    var = sds.astype(np.float64) ** 2
+    gap = total - means.sum()
+    if var.sum() > 1e-9:
+        return np.asarray(means[0] + gap * (var[0] / var.sum()), dtype=np.float64)
+    share = means[0] / max(float(means.sum()), 1e-9)
+    return np.asarray(total * share, dtype=np.float64)

@@ -24,8 +24,8 @@ All of it runs on a batch of hands at once, so the one-hand and the batch bidder
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -34,7 +34,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import imps_array, score_table
 from bidbox.core.seats import Side
-from bidbox.engine.estimate import PartnerView, estimate_seats, partner_view
+from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, partner_view
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import estimate_tricks, trick_model_info
@@ -55,8 +55,9 @@ class Judgement:
 
 
 def obligation(state: TableState, pass_defined: bool = False) -> str:
-    """What binds the next seat: 'free', 'forced' (may not pass) or 'respect' (pass: partner
-    has placed or signed off), from its side's calls as the walk read them.
+    """What binds the next seat: 'free', 'forced' (may not pass), 'respect' (pass: partner
+    has placed or signed off) or 'invited' (partner's judged game try: pass or game), from
+    its side's calls as the walk read them.
     ``pass_defined``: the notes list a pass here, so partner's artificial call may be
     passed (a transfer opening that responder may leave in, say)."""
     auction = state.auction
@@ -71,6 +72,9 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     last_index = auction.last_bid_index()
     contract_ours = _contract_ours(auction)
     if partner is not None and partner.call.kind is not CallKind.PASS:
+        if (partner.entry is None and rho_quiet
+                and is_invitation(auction.calls[:partner.index], partner.call)):
+            return "invited"
         if partner.entry is None and rho_no_bid:
             # Partner's own judgement placed the contract; a double of it does not
             # release us (running from a doubled placement starts a rescue war).
@@ -156,11 +160,13 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
 
 
 def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
-          defined: set[Call], default_pass: bool = False) -> list[Judgement]:
+          defined: set[Call], default_pass: bool = False,
+          floors: Mapping[Call, int] | None = None) -> list[Judgement]:
     """The call for each hand of ``hands`` that neither the notes nor the base give one.
     ``defined``: the calls the notes and base define here with a meaning the hand did not
     fit (not used for a placement); ``default_pass``: the notes end here with a pass of
-    any hand, which judgement may make."""
+    any hand, which judgement may make; ``floors``: games the notes define for other
+    hands that a hand with at least these HCP may still bid as a placement."""
     auction = state.auction
     everyone = np.ones(hands.n, dtype=bool)
     duty = obligation(state, default_pass or PASS in defined)
@@ -168,6 +174,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         why = ("no opening fits: pass" if not state.opened else
                "partner has placed the contract (or signed off): pass")
         return [Judgement(PASS, everyone, why)]
+    if duty == "invited":
+        return _answer_invitation(state, hands, defined)
     options = _options(state, duty, defined)
     if not options:
         return [Judgement(PASS, everyone, "no legal call is left: pass")]
@@ -178,13 +186,115 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     reserved = [b for b in _reserved_bids(auction, defined) if b not in options]
     weighed = options + reserved
     ev = expected_scores(auction, weighed, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
+    invitations = [j for j, c in enumerate(options)
+                   if is_invitation(auction.calls, c)]
+    if invitations:
+        seats = estimate_seats(state)
+        for j in invitations:
+            ev[:, j] = _invitation_value(auction, options[j], p, seats[auction.next_seat.partner])
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
     allowed = ranks[None, :len(options)] < ceiling[:, None]
+    # A slam only where it is odds-on, as past the notes' game (beyond_game): the
+    # expected score alone bids 50% slams, which the spread of partner's cards makes
+    # worse than they look.
+    allowed &= _slam_odds(options, p.probs) >= SLAM_ODDS
+    # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
+    # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
+    for call, floor in (floors or {}).items():
+        weaker = p.own_hcp < floor
+        allowed[weaker] &= ranks[None, :len(options)] < call.rank
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
-    return _judgements(options, best, duty, p, _contract_ours(auction))
+    return _judgements(options, best, duty, p, _contract_ours(auction),
+                       {options[j] for j in invitations})
+
+
+INVITE_LEVEL = {Strain.NT: 2, Strain.H: 3, Strain.S: 3}
+"""The level of a game try in each strain that has one: one below game. Minor-suit games
+are tried through no-trump, as players do."""
+
+
+def is_invitation(before: Sequence[Call], call: Call) -> bool:
+    """Whether ``call``, made by judgement after the calls ``before``, is a game
+    try: 2NT, or three of a major our side has bid, in an auction in which the opponents
+    have only passed. A player reads a natural bid one below game that way when no
+    opponent competes; in competition the same bid only competes."""
+    if not call.is_bid or call.strain not in INVITE_LEVEL:
+        return False
+    if call.level != INVITE_LEVEL[call.strain]:
+        return False
+    # Seats alternate sides, so a call's side is the parity of its distance from ours.
+    n = len(before)
+    ours = before[n - 2::-2] if n >= 2 else ()
+    theirs = before[n - 1::-2]
+    if any(c.kind is not CallKind.PASS for c in theirs) or not any(c.is_bid for c in ours):
+        return False
+    return call.strain is Strain.NT or any(c.strain is call.strain for c in ours)
+
+
+def _invitation_value(auction: Auction, call: Call, p: _Prospects,
+                      partner: SeatEstimate) -> Array:
+    """Per hand, the expected score of the game try ``call``: partner accepts with at
+    least the middle of what partner has shown (:func:`_answer_invitation`), so the game
+    is played on partner's better half and the try on the worse half. Normal halves
+    stand in for partner's HCP above and below that point."""
+    assert call.strain is not None
+    game = Call.bid(GAME_LEVEL[call.strain], call.strain)
+    threshold = _accept_threshold(partner)
+    mean = p.view.hcp
+    sd = max(p.view.hcp_sd, 0.5)
+    z = (threshold - 0.5 - mean) / sd
+    below = _phi(z)
+    density = np.exp(-0.5 * z ** 2) / math.sqrt(2.0 * math.pi)
+    upper = mean + sd * density / np.maximum(1.0 - below, 1e-9)
+    lower = mean - sd * density / np.maximum(below, 1e-9)
+    half = replace(p.view, hcp_sd=sd * 0.6)
+    values = []
+    for partner_hcp, contract in ((upper, game), (lower, call)):
+        tricks = estimate_tricks(p.own_hcp + partner_hcp, p.combined_len)
+        probs = trick_distribution(tricks, _sd_for(half, len(mean)))
+        values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
+                                      p.ctx.they_vul, False)[:, 0])
+    out: Array = (1.0 - below) * values[0] + below * values[1]
+    return out
+
+
+def _phi(z: Array) -> Array:
+    grid, cdf = _normal_cdf_grid()
+    out: Array = np.interp(z, grid, cdf)
+    return out
+
+
+def _accept_threshold(seat: SeatEstimate) -> int:
+    """The HCP from which a hand accepts a game try: the middle of what it has shown."""
+    return math.floor(seat.hcp + 0.5)
+
+
+def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
+                       ) -> list[Judgement]:
+    """Partner's judged game try (2NT, or three of our major): game with at least the
+    middle of what we have shown, else pass. The notes' own calls here, if any, were
+    tried first and did not fit."""
+    auction = state.auction
+    seat = auction.next_seat
+    tried = state.last[seat.partner]
+    assert tried is not None and tried.call.strain is not None
+    game = Call.bid(GAME_LEVEL[tried.call.strain], tried.call.strain)
+    threshold = _accept_threshold(estimate_seats(state)[seat])
+    own = hands.value("hcp")
+    accept = (own >= threshold) & auction.is_legal(game) & (game not in defined)
+    out = []
+    if accept.any():
+        out.append(Judgement(game, accept, f"accepts partner's game try: {int(own[accept][0])}"
+                             f" HCP, the upper half of what we have shown ({threshold}+)"
+                             if accept.all() else f"accepts partner's game try: "
+                             f"{threshold}+ HCP, the upper half of what we have shown"))
+    if (~accept).any():
+        out.append(Judgement(PASS, ~accept, f"declines partner's game try: fewer than "
+                             f"{threshold} HCP, the lower half of what we have shown"))
+    return out
 
 
 @dataclass(frozen=True)
@@ -218,20 +328,24 @@ def _prospects(state: TableState, hands: Features) -> _Prospects:
 
 
 def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
-                ours_now: bool) -> list[Judgement]:
+                ours_now: bool, invitations: set[Call] | None = None) -> list[Judgement]:
     out = []
     for j in np.unique(best):
         mask = best == j
         call = options[int(j)]
-        out.append(Judgement(call, mask, _reason(call, duty, p.combined_len[mask],
-                                                  p.tricks[mask], p.view.hcp[mask],
-                                                  p.own_hcp[mask], ours_now)))
+        reason = _reason(call, duty, p.combined_len[mask], p.tricks[mask], p.view.hcp[mask],
+                         p.own_hcp[mask], ours_now)
+        if invitations and call in invitations:
+            reason = reason.rsplit(", partscore", 1)[0] + ": game try (partner bids game " \
+                "with the upper half of the range shown)"
+        out.append(Judgement(call, mask, reason))
     return out
 
 
-SLAM_ODDS = 0.5
-"""The chance of making a slam that judgement asks for before it bids one past the
-notes' game."""
+SLAM_ODDS = 0.6
+"""The chance of making (double dummy, by the trick model) that judgement asks of a slam,
+in a placement or past the notes' game. At 0.5 the real boards bought as many slams that
+failed as made (benchmarks/bench_real_boards.py: +11, +11, +13 against -11, -13, -13 IMPs)."""
 
 
 _EXPLORED = frozenset({"ask", "blackwood", "gerber", "relay", "control", "cue"})
@@ -287,6 +401,16 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     return _judgements(options, best, "free", p, _contract_ours(auction))
+
+
+def _slam_odds(options: list[Call], probs: Array) -> Array:
+    """(n, len(options)): each slam's chance of making, 1 for every other call."""
+    out = np.ones((probs.shape[0], len(options)))
+    k = np.arange(14)
+    for j, call in enumerate(options):
+        if call.is_bid and call.level >= 6 and call.strain is not None:
+            out[:, j] = probs[:, _COLUMN[call.strain], :][:, k >= call.level + 6].sum(axis=1)
+    return out
 
 
 def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
