@@ -132,7 +132,7 @@ def cmd_systems(args: argparse.Namespace) -> int:
 
 
 def _regulation(args: argparse.Namespace) -> Regulation:
-    return get_regulation(getattr(args, "regulation", "sbu") or "sbu")
+    return get_regulation(getattr(args, "regulation", "sbu"))  # '' is an error, not sbu
 
 
 def cmd_bid(args: argparse.Namespace) -> int:
@@ -376,7 +376,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("check", help="licensing level under a regulation, with witnesses")
     system_args(p, both_sides=False)
     p.add_argument("--regulation", default="sbu", help="the regulation (default sbu)")
-    p.add_argument("--level", type=int, help="report what breaks this level")
+    p.add_argument("--level", type=int, choices=range(1, 6), help="report what breaks this level")
     p.set_defaults(func=cmd_check)
 
     p = sub.add_parser("card", help="convention card content generated from the system")

@@ -12,6 +12,7 @@ import secrets
 import sys
 from pathlib import Path
 
+from bidbox.cli.validate import nonempty
 from bidbox.errors import BidboxError
 from bidbox.lang import parse_options
 from bidbox.sim.deals import (
@@ -173,7 +174,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="local worker processes (default: one per core; 1 runs in-process)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run on a Dask cluster, e.g. tcp://host:8786")
-    p.add_argument("--out", metavar="DIR",
+    p.add_argument("--out", metavar="DIR", type=nonempty,
                    help="folder for the results store (resumable), report.json and plots")
     p.add_argument("--uncontested", action="store_true",
                    help="only North-South bid; compare with their best contract alone")
@@ -199,7 +200,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--ew", metavar="OTHER", help="with --system: East-West's system "
                                                  "(default: the same)")
     p.add_argument("--seed", type=int, help="dealing seed (default: a new one, printed)")
-    p.add_argument("--where", metavar="CONSTRAINT",
+    p.add_argument("--where", metavar="CONSTRAINT", type=nonempty,
                    help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
     p.add_argument("-o", "--output", required=True, metavar="FILE.pbn",
                    help="file to write (with --system: PBN, or LIN for a .lin path)")

@@ -103,15 +103,30 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
                 files = write_plots(results, report, out)
             except OSError as err:
                 errors.append(f"plots in '{out}': {err.strerror or err}")
-        report.extra["files"] = [f.name for f in files] + [REPORT_NAME]
-        path = out / REPORT_NAME
+        report.extra["match"] = f"{spec.key}:{boards.source}"
+        path = report_path(out, report.extra["match"])
+        report.extra["files"] = [f.name for f in files] + [path.name]
         try:
             path.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
             files.append(path)
         except OSError as err:
-            report.extra["files"].remove(REPORT_NAME)
+            report.extra["files"].remove(path.name)
             errors.append(f"'{path}': {err.strerror or err}")
     return MatchRun(report, results, files, errors)
 
 
-__all__ = ["REPORT_NAME", "MatchRun", "batch_size_for", "run_match"]
+def report_path(out: Path, match: str) -> Path:
+    """``report.json``, unless it holds the report of another match (other systems,
+    options or deals): then ``report-KEY.json``, so a second match into the same folder
+    does not silently replace the first one's report (issue 17)."""
+    path = out / REPORT_NAME
+    try:
+        held = json.loads(path.read_text(encoding="utf-8")).get("match", match)
+    except (OSError, ValueError, AttributeError):
+        return path  # none there, or not a report: written (or its error reported) as is
+    if held == match:
+        return path
+    return out / f"report-{match.split(':')[0][:8]}.json"
+
+
+__all__ = ["REPORT_NAME", "MatchRun", "batch_size_for", "report_path", "run_match"]
