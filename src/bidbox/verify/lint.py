@@ -2,47 +2,90 @@
 
 At every node the seat to call is known to hold what its earlier calls showed (with
 negative inferences). Within that, a call is unreachable when no hand fits it after
-the calls tried before it, and a hole is a hand that fits no call at all. Both are
-decided exactly on the profile space when the meanings allow, else on a pool of
-dealt hands; each finding carries a witness hand and the method used.
+the calls tried before it, and a hole is a hand that fits no call at all.
+
+Every node is checked in each table situation it is reached in: the auction opened in
+each of the four seats (so the passes before it, and what they deny, are in the facts)
+and, when the system's guards or meanings speak of vulnerability, under each
+vulnerability. A node that one seat variant's call leads to (1NT [seat 3-4]) is checked
+only with the hands of that variant; a finding says in which situations it holds when
+that is not all the situations the node is reached in.
+
+Both kinds of finding are decided exactly on the profile space when the meanings speak
+only of lengths, HCP and controls. Otherwise they come from dealt hands, and say so
+(``sampled`` in the JSON): the common pool while enough of its hands reach the point,
+else hands dealt to fit the auction so far (shapes drawn from the exact space by the
+facts it can answer, then kept only when they fit every fact), so a finding on a rare
+auction never rests on a handful of hands.
+
+Lint also compiles the system under every value of every option (``compile`` findings),
+so a variant that does not compile is found without switching the option on; the
+compiler itself checks every module, used or not.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import PASS
+from bidbox.core.calls import PASS, Call
 from bidbox.core.hand import Hand
-from bidbox.core.seats import Seat, Side
-from bidbox.engine.explain import Facts, seat_facts
-from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
+from bidbox.core.seats import Seat, Side, Vulnerability
+from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures, sample_hands
+from bidbox.engine.inference import denied_calls
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
-from bidbox.engine.walk import guard_holds
+from bidbox.engine.walk import (
+    SYSTEM,
+    TableState,
+    WalkStep,
+    advance,
+    guard_holds,
+    read_call,
+    start,
+    table_context,
+)
 from bidbox.evaluate.holdings import tables
-from bidbox.lang.constraints import Constraint
-from bidbox.lang.system import Node, System
+from bidbox.lang.constraints import Always, And, Constraint, Context, Not, Or, conjoin, disjoin
+from bidbox.lang.system import CallEntry, Node, System
+
+POOL_HANDS = 100_000
+"""Dealt hands (of the shared pool) a sampled verdict starts from; rare auctions get more."""
+SAMPLE_MIN = 200
+"""Fewer hands than this reaching a point in the current sample: deal a targeted one."""
+SAMPLE_TARGET = 1_000
+"""Hands a targeted sample aims for (all fitting the auction so far)."""
+SAMPLE_MAX_DRAWS = 100_000
+"""Hands dealt at most for one targeted sample (then it keeps what it found)."""
 
 
 @dataclass(frozen=True)
 class Finding:
     severity: str  # "error", "warning", "info"
-    code: str  # "unreachable", "hole", "compile"
+    code: str  # "unreachable", "hole", "open-forcing", "compile"
     message: str
-    auction: str
+    auction: str  # the calls before the point, with the passes, as the CLI reads them
     call: str | None
     location: str | None
     witness: str | None  # a PBN hand
-    method: str
+    method: str  # "exact", or "sampled (...)" saying how many hands
+    contexts: tuple[str, ...] = ()  # the table situations where it holds; () = all reached
+    sample: int | None = None  # hands the sampled verdict rests on (None: exact)
+
+    @property
+    def sampled(self) -> bool:
+        return self.method != "exact"
 
     def to_json(self) -> dict[str, object]:
         return {"severity": self.severity, "code": self.code, "message": self.message,
                 "auction": self.auction, "call": self.call, "location": self.location,
-                "witness": self.witness, "method": self.method}
+                "witness": self.witness, "method": self.method, "sampled": self.sampled,
+                "sample_size": self.sample, "contexts": list(self.contexts)}
 
 
 @cache
@@ -91,92 +134,701 @@ def _witness(space: Features, mask: Array) -> str | None:
         i = int(np.argmax(np.where(mask, space.count, -1.0)))  # the likeliest such hand
         hand = witness_hand(space.lengths[i], int(space.hcp[i]), int(space.controls[i]))
         return None if hand is None else hand.pbn()
-    assert isinstance(space, HandFeatures)
-    row = space.masks[i]
+    if isinstance(space, SubFeatures):
+        row = space.parent.masks[int(space.index[i])]
+    else:
+        assert isinstance(space, HandFeatures)
+        row = space.masks[i]
     return Hand((int(row[0]), int(row[1]), int(row[2]), int(row[3]))).pbn()
 
 
 def _context(node: Node, auction: Auction) -> TableContext:
-    seat = auction.next_seat
-    passed = any(c.kind.name == "PASS" for c in auction.calls_by(seat))
-    return TableContext(seat=len(auction.calls) % 4 + 1, vul=False, they_vul=False,
-                        passed=passed)
+    """The context of the next call of ``auction`` (dealt by North, nobody vulnerable):
+    what a call's own meaning is read in where no table situation is given."""
+    return table_context(auction, len(auction.calls))
+
+
+def auction_text(calls: Sequence[Call]) -> str:
+    """Calls as the CLI reads them, passes written ("1H P 1S")."""
+    return " ".join(map(str, calls))
+
+
+# --- table situations ---------------------------------------------------------------
+_DIMENSIONS = {"seat": ("seat",), "passed": ("passed",), "unpassed": ("passed",),
+               "vul": ("vul",), "nonvul": ("vul",), "they_vul": ("they_vul",),
+               "they_nonvul": ("they_vul",), "fav": ("vul", "they_vul"),
+               "unfav": ("vul", "they_vul")}
+
+
+def _context_kinds(c: Constraint, out: set[str]) -> None:
+    if isinstance(c, Context):
+        out.add(c.kind)
+    elif isinstance(c, (And, Or)):
+        for item in c.items:
+            _context_kinds(item, out)
+    elif isinstance(c, Not):
+        _context_kinds(c.item, out)
+
+
+def _dimensions(system: System) -> frozenset[str]:
+    """The parts of the table context any guard or meaning of the system reads."""
+    kinds: set[str] = set()
+    seen: set[int] = set()
+    for node in system.nodes():
+        for e in node.calls:
+            for c in (e.guard, e.shows, e.requires):
+                if c is not None and not isinstance(c, Always) and id(c) not in seen:
+                    seen.add(id(c))
+                    if "context" in c.measures():
+                        _context_kinds(c, kinds)
+    return frozenset(d for k in kinds for d in _DIMENSIONS.get(k, ()))
+
+
+@dataclass(frozen=True, order=True)
+class Situation:
+    """One table situation a node is checked in, from the caller's side."""
+
+    opened: int  # the seat of the auction's first call (1 = dealer)
+    vul: bool  # the caller's side vulnerable
+    they_vul: bool
+
+    def label(self, first: str | None, with_vul: bool) -> str:
+        where = f"{first} opened in seat {self.opened}" if first else f"in seat {self.opened}"
+        if not with_vul:
+            return where
+        return f"{where}, {_VUL_WORDS[self.vul, self.they_vul]}"
+
+
+_VUL_WORDS = {(False, False): "neither side vulnerable", (True, True): "both vulnerable",
+              (True, False): "vulnerable against not", (False, True): "not vulnerable against"
+              " vulnerable"}
+
+
+def _describe(holds: set[Situation], reached: set[Situation], first: str | None,
+              with_vul: bool) -> tuple[str, ...]:
+    """The situations where a finding holds, named as briefly as they allow."""
+    if holds == reached:
+        return ()
+    seats = sorted({s.opened for s in holds})
+    if holds == {s for s in reached if s.opened in seats}:
+        names = (f"{seats[0]}-{seats[-1]}" if len(seats) > 1 and seats == list(
+            range(seats[0], seats[-1] + 1)) else " or ".join(map(str, seats)))
+        return (f"{first} opened in seat {names}" if first else f"in seat {names}",)
+    if with_vul:
+        pairs = {(s.vul, s.they_vul) for s in holds}
+        if holds == {s for s in reached if (s.vul, s.they_vul) in pairs}:
+            return tuple(_VUL_WORDS[p] for p in sorted(pairs))
+    return tuple(s.label(first, with_vul) for s in sorted(holds))
+
+
+# --- masks ----------------------------------------------------------------------------
+@dataclass
+class _Space:
+    """Hands (or profile points) a verdict is taken on, with a token for the memo."""
+
+    features: Features
+    token: int
+    exact: bool
+    targeted: bool = False
+    drawn: int = 0  # hands dealt to make a targeted sample
+    weights: Array | None = None  # how many real hands each stands for (None: equal)
 
 
 class _Masks:
     """Each (constraint, context) evaluated once per space: siblings share their history
-    and modules repeat the same meanings at many nodes. Stored packed (one bit a hand)."""
+    and modules repeat the same meanings at many nodes. Kept packed (one bit a hand)
+    within a byte budget; a targeted sample's masks go with it."""
 
-    def __init__(self) -> None:
-        self._memo: dict[tuple[int, Constraint, TableContext], tuple[Array, int]] = {}
+    BUDGET = 96 * 2**20
 
-    def get(self, space: Features, c: Constraint, ctx: TableContext) -> Array:
-        key = (id(space), c, ctx)
-        hit = self._memo.get(key)
-        if hit is not None:
-            packed, n = hit
-            return np.unpackbits(packed, count=n).astype(bool)
-        mask = compile_predicate(c)(space, ctx)
-        if len(self._memo) < 20_000:
-            self._memo[key] = (np.packbits(mask), space.n)
-        return mask
+    def __init__(self, dims: frozenset[str]) -> None:
+        self.dims = dims
+        self._memo: dict[tuple[int, Constraint, tuple[object, ...]], Array] = {}
+        self._by_id: dict[tuple[int, int, tuple[object, ...]], tuple[Constraint, Array]] = {}
+        self._bytes = 0
+        self._measures: dict[int, tuple[Constraint, bool]] = {}
+        self._parts: dict[int, tuple[Constraint, Constraint | None]] = {}
+        self._projected: dict[TableContext, tuple[object, ...]] = {}
+
+    def project(self, ctx: TableContext) -> tuple[object, ...]:
+        """The part of ``ctx`` the system can tell apart (the rest cannot change a mask)."""
+        hit = self._projected.get(ctx)
+        if hit is None:
+            hit = self._projected[ctx] = tuple(getattr(ctx, d) for d in sorted(self.dims))
+        return hit
+
+    def exact(self, c: Constraint) -> bool:
+        hit = self._measures.get(id(c))
+        if hit is None or hit[0] is not c:
+            hit = (c, c.measures() <= EXACT_MEASURES)
+            self._measures[id(c)] = hit
+        return hit[1]
+
+    def exact_part(self, c: Constraint) -> Constraint | None:
+        """A constraint on the exact measures that every hand fitting ``c`` fits (None:
+        nothing exact can be said): the exact conjuncts of an And, an Or of such parts."""
+        hit = self._parts.get(id(c))
+        if hit is None or hit[0] is not c:
+            hit = (c, self._part(c))
+            self._parts[id(c)] = hit
+        return hit[1]
+
+    def _part(self, c: Constraint) -> Constraint | None:
+        if self.exact(c):
+            return c
+        if isinstance(c, And):
+            parts = [p for p in map(self._part, c.items) if p is not None]
+            return conjoin(parts) if parts else None
+        if isinstance(c, Or):
+            alts = [self._part(i) for i in c.items]
+            return None if any(a is None for a in alts) else disjoin(
+                [a for a in alts if a is not None])
+        return None
+
+    def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
+        proj = self.project(ctx)
+        quick = (space.token, id(c), proj)
+        hit = self._by_id.get(quick)
+        if hit is None or hit[0] is not c:
+            key = (space.token, c, proj)
+            packed = self._memo.get(key)
+            if packed is None:
+                mask = compile_predicate(c)(space.features, ctx)
+                packed = np.packbits(mask)
+                if self._bytes + packed.nbytes > self.BUDGET:
+                    return mask
+                self._memo[key] = packed
+                self._bytes += packed.nbytes
+            self._by_id[quick] = hit = (c, packed)
+        return np.unpackbits(hit[1], count=space.features.n).astype(bool)
 
 
-def lint_system(system: System) -> list[Finding]:
-    """Unreachable calls and holes at every node of ``system`` (both sides play it)."""
-    systems = {Side.NS: system, Side.EW: system}
-    findings: list[Finding] = []
-    masks = _Masks()
-    for node in system.nodes():
-        if not node.calls:
-            continue
-        auction = Auction(Seat.N).extend(node.auction)
-        if node.ours_last and not auction.is_ended:
-            auction = auction.add(PASS)  # the opponents' implicit pass before our next call
-        if auction.is_ended:
-            continue
-        ctx = _context(node, auction)
-        facts: Facts = seat_facts(auction, systems)[auction.next_seat]
+@dataclass(frozen=True)
+class _Fact:
+    """What one call of a seat showed: its meaning and the calls it denies."""
+
+    shown: Constraint | None
+    denied: tuple[Constraint, ...]
+    ctx: TableContext
+
+
+class _Sampler:
+    """Dealt hands for verdicts the exact space cannot give: the common pool, and
+    samples dealt to fit an auction when too few of the pool's hands reach it."""
+
+    def __init__(self, masks: _Masks) -> None:
+        self.masks = masks
+        self.profile = _Space(profile_space(), 0, True)
+        pool = sample_hands()
+        base = pool.take(np.arange(min(POOL_HANDS, pool.n)))
+        self.pool = _Space(base, 1, False, drawn=base.n)
+        self._tokens = 2
+        self._rng = np.random.default_rng(20261201)
+        t = tables()
+        length = t["length"].astype(np.int64)
+        hcp, ctrl = t["hcp"].astype(np.int64), t["controls"].astype(np.int64)
+        # counts[length, hcp, controls] of one suit's holdings, and the holdings grouped by
+        # that key: one of them is drawn uniformly as _flat[_start[key] + u * counts[key]].
+        self._counts = np.zeros((14, 11, 4), dtype=np.float64)
+        np.add.at(self._counts, (length, hcp, ctrl), 1)
+        key = (length * 11 + hcp) * 4 + ctrl
+        self._flat = np.argsort(key, kind="stable").astype(np.int16)
+        sizes = np.bincount(key, minlength=14 * 11 * 4)
+        self._start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
+        self._tail_grids: list[Array] = []
+
+    def subset(self, space: _Space, mask: Array) -> _Space:
+        """The hands of ``space`` in ``mask`` as a space of their own (masks on it are
+        computed on those hands only)."""
+        features = space.features
+        assert isinstance(features, (HandFeatures, SubFeatures))
+        token, self._tokens = self._tokens, self._tokens + 1
+        return _Space(features.take(np.flatnonzero(mask)), token, False, space.targeted,
+                      space.drawn, None if space.weights is None else space.weights[mask])
+
+    def guide(self, facts: Sequence[_Fact]) -> Array:
+        """The exact points that may fit the facts: each meaning's exact part (the
+        conjuncts on lengths, HCP, controls), and each denied call that is exact."""
+        guide = np.ones(self.profile.features.n, dtype=bool)
+        for fact in facts:
+            part = None if fact.shown is None else self.masks.exact_part(fact.shown)
+            if part is not None:
+                guide &= self.masks.get(self.profile, part, fact.ctx)
+            for d in fact.denied:
+                if self.masks.exact(d):
+                    guide &= ~self.masks.get(self.profile, d, fact.ctx)
+        return guide
+
+    def _tails(self) -> list[Array]:
+        """ways[l..., hcp, controls]: how many ways the last 1, 2, 3 suits of these lengths
+        make up that HCP and those controls (lengths summing past 13 left at zero)."""
+        if not self._tail_grids:
+            one = np.zeros((14, 41, 13), dtype=np.float64)
+            one[:, :11, :4] = self._counts
+            grids: list[Array] = [one]
+            for _ in range(2):
+                prev = grids[-1]
+                nxt = np.zeros((14, *prev.shape))
+                for first in range(14):
+                    for h, c in zip(*np.nonzero(self._counts[first]), strict=True):
+                        nxt[first, ..., h:, c:] += (self._counts[first, h, c]
+                                                    * prev[..., :41 - h, :13 - c])
+                grids.append(nxt)
+            self._tail_grids = grids
+        return self._tail_grids
+
+    def deal(self, points: Array) -> Array:
+        """One hand drawn uniformly among the hands of each exact point (its shape, HCP
+        and controls): each suit's HCP and controls in turn, weighted by the ways the
+        remaining suits can make up the rest, then a holding with those values."""
+        space = profile_space()
+        lengths = space.lengths[points].astype(np.int64)
+        hcp_left = space.hcp[points].astype(np.int64)
+        ctrl_left = space.controls[points].astype(np.int64)
+        n = points.shape[0]
+        hands = np.empty((n, 4), dtype=np.int16)
+        h_grid, c_grid = np.meshgrid(np.arange(11), np.arange(4), indexing="ij")
+        h_opts, c_opts = h_grid.reshape(-1), c_grid.reshape(-1)
+        tails = self._tails()
+        for suit in range(4):
+            if suit < 3:
+                hh = hcp_left[:, None] - h_opts[None, :]
+                cc = ctrl_left[:, None] - c_opts[None, :]
+                ok = (hh >= 0) & (cc >= 0)
+                flat = np.zeros(n, dtype=np.int64)
+                for i in range(suit + 1, 4):
+                    flat = flat * 14 + lengths[:, i]
+                index = (flat[:, None] * 41 + np.clip(hh, 0, 40)) * 13 + np.clip(cc, 0, 12)
+                ways = np.take(tails[2 - suit], index)
+                weight = self._counts[lengths[:, suit]].reshape(n, -1) * ways * ok
+                cum = np.cumsum(weight, axis=1)
+                u = self._rng.random(n) * cum[:, -1]
+                choice = np.minimum((cum < u[:, None]).sum(axis=1), h_opts.shape[0] - 1)
+                h, c = h_opts[choice], c_opts[choice]
+            else:
+                h, c = hcp_left, ctrl_left
+            key = (lengths[:, suit] * 11 + h) * 4 + c
+            size = self._counts[lengths[:, suit], h, c].astype(np.int64)
+            pick = (self._rng.random(n) * size).astype(np.int64)
+            hands[:, suit] = self._flat[self._start[key] + pick]
+            hcp_left, ctrl_left = hcp_left - h, ctrl_left - c
+        return hands
+
+    def targeted(self, facts: Sequence[_Fact], have: int) -> _Space | None:
+        """Hands that fit every fact: a stratified sample of the exact points that fit the
+        facts' exact parts (at each point hands in proportion to its count, at least one,
+        each standing for count / hands-there real hands), kept when they fit the facts'
+        other parts; more per point while too few fit. None when it would not give more
+        hands than the ``have`` the current sample holds."""
+        space = profile_space()
+        guide = np.flatnonzero(self.guide(facts))
+        # A hand dealt at a guide point fits every exact fact already.
+        rest = [f for f in facts if not (f.shown is None or self.masks.exact(f.shown))
+                or not all(self.masks.exact(d) for d in f.denied)]
+        token, self._tokens = self._tokens, self._tokens + 1
+        if not guide.shape[0]:
+            return _Space(HandFeatures(np.zeros((0, 4), dtype=np.int16)), token, False, True)
+        p = space.count[guide] / space.count[guide].sum()
+        scale = float(SAMPLE_TARGET)
+        while True:
+            per = np.maximum(1, np.round(p * scale)).astype(np.int64)
+            points = np.repeat(guide, per)
+            hands = self.deal(points)
+            features = HandFeatures(hands)
+            ok = np.ones(hands.shape[0], dtype=bool)
+            for fact in rest:
+                if not ok.any():
+                    break
+                ok &= _fact_mask(fact, features)
+            found = int(ok.sum())
+            if found >= SAMPLE_MIN or 2 * per.sum() > SAMPLE_MAX_DRAWS:
+                break
+            scale *= min(8.0, SAMPLE_TARGET / max(found, 1))
+        if found <= have:
+            return None
+        weights = space.count[points] / np.repeat(per, per)
+        return _Space(HandFeatures(hands[ok]), token, False, True, int(per.sum()),
+                      weights[ok])
+
+
+def _fact_mask(fact: _Fact, features: Features) -> Array:
+    out = np.ones(features.n, dtype=bool)
+    if fact.shown is not None:
+        out &= compile_predicate(fact.shown)(features, fact.ctx)
+    for d in fact.denied:
+        out &= ~compile_predicate(d)(features, fact.ctx)
+    return out
+
+
+class _Reach:
+    """What one seat's calls so far allow: a chain of facts, with the fitting points of
+    the exact space and of the current sample worked out on demand."""
+
+    __slots__ = ("_exact_mask", "_sample", "exact", "fact", "key", "parent")
+
+    def __init__(self, parent: _Reach | None, fact: _Fact | None, exact: bool,
+                 key: tuple[object, ...]) -> None:
+        self.parent, self.fact, self.exact, self.key = parent, fact, exact, key
+        self._exact_mask: Array | None = None
+        self._sample: tuple[_Space, Array] | None = None
+
+    def then(self, fact: _Fact, masks: _Masks, key: object, exact: bool | None = None
+             ) -> _Reach:
+        """The reach after one more fact (``exact``: whether the fact reads only exact
+        measures, when the caller knows)."""
+        if exact is None:
+            exact = all(masks.exact(c) for c in (
+                *(() if fact.shown is None else (fact.shown,)), *fact.denied))
+        return _Reach(self, fact, self.exact and exact, (*self.key, key))
+
+    def facts(self) -> list[_Fact]:
+        out: list[_Fact] = []
+        r: _Reach | None = self
+        while r is not None:
+            if r.fact is not None:
+                out.append(r.fact)
+            r = r.parent
+        return out[::-1]
+
+    def _apply(self, masks: _Masks, space: _Space, base: Array) -> Array:
+        assert self.fact is not None
+        out = base.copy()
+        if self.fact.shown is not None:
+            out &= masks.get(space, self.fact.shown, self.fact.ctx)
+        for d in self.fact.denied:
+            if not out.any():
+                break
+            out &= ~masks.get(space, d, self.fact.ctx)
+        return out
+
+    def exact_mask(self, sampler: _Sampler) -> Array:
+        if self._exact_mask is None:
+            if self.parent is None:
+                self._exact_mask = np.ones(sampler.profile.features.n, dtype=bool)
+            else:
+                self._exact_mask = self._apply(sampler.masks, sampler.profile,
+                                               self.parent.exact_mask(sampler))
+        return self._exact_mask
+
+    def sample(self, sampler: _Sampler) -> tuple[_Space, Array]:
+        if self._sample is None:
+            if self.parent is None:
+                self._sample = (sampler.pool, np.ones(sampler.pool.features.n, dtype=bool))
+            else:
+                space, base = self.parent.sample(sampler)
+                mask = self._apply(sampler.masks, space, base)
+                have = int(mask.sum())
+                if have < SAMPLE_MIN:
+                    drawn = sampler.targeted(self.facts(), have)
+                    if drawn is not None:
+                        space, mask = drawn, np.ones(drawn.features.n, dtype=bool)
+                elif have * 4 < space.features.n:
+                    space, mask = sampler.subset(space, mask), np.ones(have, dtype=bool)
+                self._sample = (space, mask)
+        return self._sample
+
+
+# --- the walk over every situation ----------------------------------------------------
+@dataclass
+class _Verdict:
+    """A node's check in one situation."""
+
+    checked: frozenset[int]  # ids of the entries checked (guard holds, legal)
+    unreachable: dict[int, bool]  # id(entry) -> no hand fits it at all
+    hole: tuple[float, str | None] | None  # share, witness
+    method: str
+    sample: int | None
+
+
+@dataclass
+class _Record:
+    node: Node
+    first: str | None
+    caller_auction: tuple[Call, ...]
+    verdicts: dict[Situation, _Verdict] = field(default_factory=dict)
+
+
+class _Linter:
+    def __init__(self, system: System) -> None:
+        self.system = system
+        self.systems = {Side.NS: system, Side.EW: system}
+        self.dims = _dimensions(system)
+        self.masks = _Masks(self.dims)
+        self.sampler = _Sampler(self.masks)
+        self.records: dict[int, _Record] = {}
+        self._choose: dict[int, tuple[CallEntry, Constraint, Constraint]] = {}
+        # A node's verdict depends only on these; a situation that brings the same ones
+        # (seat 1 and seat 2 when no guard reads the seat) reuses it.
+        self._seen: dict[tuple[object, ...], list[tuple[_Record, _Verdict]]] = {}
+        self.log: list[tuple[_Record, _Verdict]] = []  # verdicts in the order filed
+
+    def constraints(self, entry: CallEntry) -> tuple[Constraint, Constraint]:
+        """(choose, shown) of an entry, built once (the properties build new objects)."""
+        hit = self._choose.get(id(entry))
+        if hit is None or hit[0] is not entry:
+            hit = (entry, entry.choose, entry.shown)
+            self._choose[id(entry)] = hit
+        return hit[1], hit[2]
+
+    def situations(self) -> Iterator[tuple[int, Vulnerability]]:
+        vuls = list(Vulnerability) if self.dims & {"vul", "they_vul"} else [Vulnerability.NONE]
+        for passes in range(4):
+            for vul in vuls:
+                yield passes, vul
+
+    def run(self) -> None:
+        for passes, vul in self.situations():
+            state = start(self.systems, Auction(Seat.N, vul))
+            reach = {seat: _Reach(None, None, True, ()) for seat in Seat}
+            for _ in range(passes):
+                state, reach = self.step(state, reach, PASS)
+            self.visit(self.system.root, state, reach, passes + 1)
+
+    def step(self, state: TableState, reach: dict[Seat, _Reach], call: Call,
+             step: WalkStep | None = None, ours: bool = True,
+             denied: list[CallEntry] | None = None, exact: bool | None = None
+             ) -> tuple[TableState, dict[Seat, _Reach]]:
+        """The state after ``call``; what it shows joins the caller's facts unless it is an
+        opponents' call inside our tree (their hands are not checked there). ``denied``:
+        the calls it denies when the caller already knows them."""
+        step = step or read_call(state, call)
+        if not ours:
+            return advance(state, call, step), reach
+        if denied is None:
+            denied = denied_calls(step, state.auction)
+        shown = None
+        if step.entry is not None:
+            shown = self.constraints(step.entry)[1]
+        fact = _Fact(shown, tuple(self.constraints(d)[0] for d in denied), step.context)
+        key = (id(step.entry), tuple(id(d) for d in denied), self.masks.project(step.context))
+        new = dict(reach)
+        new[step.seat] = reach[step.seat].then(fact, self.masks, key, exact)
+        return advance(state, call, step), new
+
+    def visit(self, node: Node, state: TableState, reach: dict[Seat, _Reach],
+              opened: int) -> None:
+        if state.auction.is_ended:
+            return
+        if node.calls:
+            here, here_reach = state, reach
+            if node.ours_last:
+                here, here_reach = self.step(state, reach, PASS, ours=False)
+            seat = here.next_seat
+            if not here.auction.is_ended and here.side(seat).node is node:
+                self.check(node, here, here_reach, opened)
+        for opp in node.opp:
+            call = opp.call
+            if call is None or not state.auction.is_legal(call):
+                continue
+            after, after_reach = self.step(state, reach, call, ours=False)
+            ours = Side.EW if state.next_seat.side is Side.NS else Side.NS
+            if after.sides[ours].node is opp.node:
+                self.visit(opp.node, after, after_reach, opened)
+
+    def check(self, node: Node, state: TableState, reach: dict[Seat, _Reach],
+              opened: int) -> None:
+        auction = state.auction
+        seat = auction.next_seat
+        ctx = table_context(auction, len(auction.calls))
         entries = [e for e in node.ordered() if guard_holds(e, ctx) and auction.is_legal(e.call)]
         if not entries:
-            continue
-        constraints = [c for c, _ in facts] + [e.choose for e in entries]
-        space, method = _space_for(constraints)
-        reach = np.ones(space.n, dtype=bool)
-        for c, fctx in facts:
-            reach &= masks.get(space, c, fctx)
-        if not reach.any():
-            continue  # the auction itself cannot happen; explain reports that
-        taken = np.zeros(space.n, dtype=bool)
-        where = node.label or "the start"
-        for entry in entries:
-            fits = masks.get(space, entry.choose, ctx) & reach
+            return
+        situation = Situation(opened, ctx.vul, ctx.they_vul)
+        record = self.records.get(id(node))
+        if record is None:
+            first = str(node.auction[0]) if node.auction else None
+            record = self.records[id(node)] = _Record(node, first, auction.calls[
+                len(auction.calls) - len(node.auction) - (1 if node.ours_last else 0):])
+        mine = reach[seat]
+        partner = reach[seat.partner]
+        their = state.side(seat.lho)
+        key = (id(node), self.masks.project(ctx), mine.key, partner.key, id(their.node),
+               id(their.base))
+        seen = self._seen.get(key)
+        if seen is not None:  # the same subtree: its verdicts hold in this situation too
+            for rec, verdict in seen:
+                self.file(rec, Situation(opened, ctx.vul, ctx.they_vul), verdict)
+            return
+        mark = len(self.log)
+        verdict, fresh = self.judge(entries, mine, ctx)
+        self.file(record, situation, verdict)
+        made: set[Call] = set()
+        base = state.side(seat).base
+        exact_before = True  # whether every call tried so far reads only exact measures
+        for i, entry in enumerate(entries):
+            choose, shown = self.constraints(entry)
+            exact_fact = exact_before and self.masks.exact(shown)
+            if not entry.is_default_pass:
+                exact_before = exact_before and self.masks.exact(choose)
+            if entry.call in made:
+                continue  # the walk reads the call as the earlier entry for it
+            made.add(entry.call)
+            if not fresh.get(id(entry), False):
+                continue  # no hand makes the call here: nothing below it can happen
+            # How the walk reads the call (read_call), and what it denies (the calls tried
+            # before it here, as inference.denied_calls has it), without looking them up.
+            step = WalkStep(len(auction.calls), seat, entry.call, ctx, node, entry, SYSTEM,
+                            base)
+            denied = [d for d in entries[:i] if not d.is_default_pass]
+            after, after_reach = self.step(state, reach, entry.call, step, denied=denied,
+                                           exact=exact_fact)
+            self.visit(entry.node, after, after_reach, opened)
+        self._seen[key] = self.log[mark:]
+
+    def file(self, record: _Record, situation: Situation, verdict: _Verdict) -> None:
+        if situation not in record.verdicts:
+            record.verdicts[situation] = verdict
+            self.log.append((record, verdict))
+
+    def judge(self, entries: list[CallEntry], mine: _Reach, ctx: TableContext
+              ) -> tuple[_Verdict, dict[int, bool]]:
+        chooses = [self.constraints(e)[0] for e in entries]
+        exact = mine.exact and all(self.masks.exact(c) for c in chooses)
+        if exact:
+            space, reach = self.sampler.profile, mine.exact_mask(self.sampler)
+        else:
+            space, reach = mine.sample(self.sampler)
+        n_reach = int(reach.sum())
+        method = "exact" if exact else _sample_method(space, n_reach)
+        sample = None if exact else n_reach
+        if n_reach == 0:
+            return _Verdict(frozenset(), {}, None, method, sample), {}
+        taken = np.zeros(space.features.n, dtype=bool)
+        unreachable: dict[int, bool] = {}
+        fresh_any: dict[int, bool] = {}
+        for entry, choose in zip(entries, chooses, strict=True):
+            fits = self.masks.get(space, choose, ctx) & reach
             fresh = fits & ~taken
-            if not fresh.any():
-                some = "no hand" if method == "exact" else "no sampled hand"
-                earlier = f"{some} fits it" if not fits.any() else \
-                    f"every {'' if method == 'exact' else 'sampled '}hand that fits it takes " \
-                    "an earlier call"
-                findings.append(Finding("warning", "unreachable", f"{entry.call} after {where}: "
-                                        f"{earlier}", where, str(entry.call),
-                                        str(entry.location), None, method))
+            fresh_any[id(entry)] = bool(fresh.any())
+            if not fresh_any[id(entry)]:
+                unreachable[id(entry)] = not fits.any()
             taken |= fits
-        hole = reach & ~taken
-        if hole.any():
-            share = _share(space, hole, reach)
-            findings.append(Finding("warning", "hole", f"after {where}: {share} of the hands "
-                                    "that reach this point fit no call (the fallback bids them)",
-                                    where, None, str(node.calls[0].location),
-                                    _witness(space, hole), method))
+        hole_mask = reach & ~taken
+        hole = None
+        if hole_mask.any():
+            hole = (_share(space, hole_mask, reach),
+                    _witness(space.features, hole_mask))
+        return _Verdict(frozenset(map(id, entries)), unreachable, hole, method, sample), fresh_any
+
+
+def _sample_method(space: _Space, n: int) -> str:
+    if space.targeted:
+        return f"sampled ({n:,} hands dealt to fit the auction)"
+    return f"sampled ({n:,} of {space.drawn:,} dealt hands reach it)"
+
+
+def _share(space: _Space, part: Array, whole: Array) -> float:
+    features = space.features
+    if isinstance(features, ProfileSpace):
+        p = features.probability
+        return float(p[part].sum() / p[whole].sum())
+    if space.weights is not None:
+        return float(space.weights[part].sum() / space.weights[whole].sum())
+    return float(part.sum() / whole.sum())
+
+
+def _findings(linter: _Linter) -> list[Finding]:
+    with_vul = bool(linter.dims & {"vul", "they_vul"})
+    out: list[Finding] = []
+    for node in linter.system.nodes():
+        record = linter.records.get(id(node))
+        if record is None or not record.verdicts:
+            continue
+        reached = {s for s, v in record.verdicts.items() if v.checked}
+        if not reached:
+            continue
+        before = auction_text(record.caller_auction)
+        where = before or "the start"
+        for entry in node.ordered():
+            checked = {s for s in reached if id(entry) in record.verdicts[s].checked}
+            holds = {s for s in checked if id(entry) in record.verdicts[s].unreachable}
+            if not holds:
+                continue
+            first = min(holds)
+            v = record.verdicts[first]
+            exact = all(record.verdicts[s].method == "exact" for s in holds)
+            if not exact:
+                v = next(record.verdicts[s] for s in sorted(holds)
+                         if record.verdicts[s].method != "exact")
+            none_fit = all(record.verdicts[s].unreachable[id(entry)] for s in holds)
+            some = "no hand" if exact else "no sampled hand"
+            why = f"{some} fits it" if none_fit else \
+                f"every {'' if exact else 'sampled '}hand that fits it takes an earlier call"
+            contexts = _describe(holds, checked, record.first, with_vul)
+            when = f" ({'; '.join(contexts)})" if contexts else ""
+            # Dead in every situation the call is tried in: a warning. Dead only in some:
+            # information, the situations named, when the call's own guard admits them (its
+            # guard is wider than where it can be made); a call without a guard that a
+            # passed hand cannot make (a slam try) is the table's inference, not a finding.
+            if contexts and isinstance(entry.guard, Always):
+                continue
+            severity = "info" if contexts else "warning"
+            out.append(Finding(severity, "unreachable", f"{entry.call} after {where}: "
+                               f"{why}{when}", before, str(entry.call), str(entry.location),
+                               None, v.method, contexts, v.sample))
+        holes = {s for s in reached if record.verdicts[s].hole is not None}
+        if holes:
+            worst = max(sorted(holes), key=lambda s: record.verdicts[s].hole[0]  # type: ignore[index]
+                        )
+            v = record.verdicts[worst]
+            assert v.hole is not None
+            share, witness = v.hole
+            contexts = _describe(holes, reached, record.first, with_vul)
+            when = f" ({'; '.join(contexts)})" if contexts else ""
+            method = v.method
+            out.append(Finding("warning", "hole", f"after {where}: {share:.1%} of the hands "
+                               f"that reach this point fit no call (the fallback bids them)"
+                               f"{when}", before, None, str(node.calls[0].location),
+                               witness, method, contexts, v.sample))
+    return out
+
+
+# --- options ---------------------------------------------------------------------------
+def option_variants(system: System) -> list[dict[str, str | bool]]:
+    """The selections to compile so that every value of every option is compiled once:
+    each option's other values, the rest as selected."""
+    out: list[dict[str, str | bool]] = []
+    for name, decl in system.options.items():
+        values: list[str | bool] = list(decl.values) if decl.values else [True, False]
+        for value in values:
+            if system.selected.get(name, decl.default) != value:
+                out.append({**system.selected, name: value})
+    return out
+
+
+def compile_variants(system: System) -> list[Finding]:
+    """Compile errors of the option values the system was not compiled with."""
+    from bidbox.lang.diagnostics import SystemFileError
+    from bidbox.lang.loader import load_system
+
+    if not Path(system.file).is_file():
+        return []  # compiled from text that is not on disk: nothing to compile again
+    seen: set[tuple[str, str]] = set()
+    out: list[Finding] = []
+    for options in option_variants(system):
+        changed = ", ".join(f"{k}={v}" if not isinstance(v, bool) else (k if v else f"no {k}")
+                            for k, v in options.items()
+                            if v != system.selected.get(k, system.options[k].default))
+        try:
+            load_system(system.file, {k: v for k, v in options.items() if v is not False})
+        except SystemFileError as err:
+            for d in err.diagnostics:
+                key = (str(d.location), d.message)
+                if key in seen:
+                    continue
+                seen.add(key)
+                out.append(Finding("error", "compile", f"with --option {changed}: {d.message}",
+                                   "", None, str(d.location), None, "exact"))
+    return out
+
+
+def lint_system(system: System, variants: bool = True) -> list[Finding]:
+    """Unreachable calls and holes at every node of ``system`` (both sides play it) in
+    every table situation, the forcing calls the notes leave open, and (``variants``) the
+    compile errors of the option values it was not compiled with."""
+    linter = _Linter(system)
+    linter.run()
     from bidbox.verify.forcing import open_forcing_calls  # it builds on Finding, defined here
 
-    return findings + open_forcing_calls(system)
-
-
-def _share(space: Features, part: Array, whole: Array) -> str:
-    if isinstance(space, ProfileSpace):
-        p = space.probability
-        ratio = float(p[part].sum() / p[whole].sum())
-    else:
-        ratio = float(part.sum() / whole.sum())
-    return f"{ratio:.1%}"
+    out = _findings(linter) + open_forcing_calls(system)
+    return (compile_variants(system) + out) if variants else out
