@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.hand import Hand
-from bidbox.errors import NotationError, did_you_mean
+from bidbox.errors import NotationError, did_you_mean, shown
 from bidbox.evaluate import holdings as hd
 
 Value = int | float | bool | str | list[int] | list[bool] | list[float]
@@ -55,7 +55,7 @@ def get_measure(name: str) -> Measure:
     try:
         return _REGISTRY[name]
     except KeyError:
-        raise NotationError(f"unknown measure '{name}'{did_you_mean(name, _REGISTRY)}; "
+        raise NotationError(f"unknown measure '{shown(name)}'{did_you_mean(name, _REGISTRY)}; "
                             f"known: {', '.join(sorted(_REGISTRY))}") from None
 
 

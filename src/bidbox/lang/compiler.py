@@ -20,7 +20,7 @@ from pathlib import Path
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
-from bidbox.errors import BidboxError, IllegalCallError, NotationError, did_you_mean
+from bidbox.errors import BidboxError, IllegalCallError, NotationError, did_you_mean, shown
 from bidbox.evaluate import all_measures
 from bidbox.lang.constraint_parser import (
     KEYWORDS,
@@ -1322,7 +1322,11 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
     root = (base_dir or Path(file).parent).resolve()
 
     def read(full: Path) -> str | None:
-        found = read_system_file(full) if full.is_file() else None
+        try:
+            there = full.is_file()
+        except OSError:  # a name too long for the file system (issue 17 fuzzer)
+            there = False
+        found = read_system_file(full) if there else None
         if depends is not None:
             depends[str(full)] = None if found is None else text_hash(found)
         return found
@@ -1330,12 +1334,12 @@ def compile_text(text: str, file: str = "<text>", options: Mapping[str, str | bo
     def read_include(path: str) -> Document | str:
         candidate = Path(path)
         if candidate.is_absolute() or ".." in candidate.parts:
-            return (f"include '{path}': only files beside the system file (no absolute paths "
-                    "or '..')")
+            return (f"include '{shown(path)}': only files beside the system file (no "
+                    "absolute paths or '..')")
         full = root / candidate
         found = read(full)
         if found is None:
-            return f"include '{path}': no such file beside the system file"
+            return f"include '{shown(path)}': no such file beside the system file"
         return parse_document(found, str(full), options, doc.options)
 
     def read_base(path: str) -> System | str:

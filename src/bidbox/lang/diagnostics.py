@@ -30,8 +30,18 @@ class Diagnostic:
         head = f"{self.location}: {self.severity}: {self.message}"
         if not self.location.text:
             return head
-        caret = " " * (max(self.location.col, 1) - 1) + "^"
-        return f"{head}\n    {self.location.text}\n    {caret}"
+        text, col = self.location.text, max(self.location.col, 1)
+        if len(text) > _SHOWN_LINE:  # a window around the column, not the whole line
+            start = max(0, min(col - _SHOWN_LINE // 2, len(text) - _SHOWN_LINE))
+            end = start + _SHOWN_LINE
+            text = ("..." if start else "") + text[start:end] + ("..." if end < len(text) else "")
+            col = col - start + (3 if start else 0)
+        caret = " " * (col - 1) + "^"
+        return f"{head}\n    {text}\n    {caret}"
+
+
+_SHOWN_LINE = 160
+"""Characters of a source line a problem quotes (lines may be 2,000 long)."""
 
 
 MAX_PROBLEMS_SHOWN = 50
