@@ -676,3 +676,16 @@ def test_empty_arguments_are_refused(tmp_path: Path, capsys: Capsys, argv: list[
     captured = capsys.readouterr()
     assert code == 2, captured.out[:300]
     assert "must not be empty" in captured.err or "unknown regulation ''" in captured.err
+
+
+def test_lint_compiles_every_option_value(tmp_path: Path, capsys: Capsys) -> None:
+    """A mistake only in an option's branch is found with the default options too (19
+    broken variants once passed until the option was switched on)."""
+    path = tmp_path / "opt.bbx"
+    path.write_text('system x\noption strong-nt "a strong no-trump"\n1C  hcp 12+ "x"\n'
+                    '1NT  hcp 12-14, balanced "weak" [unless strong-nt]\n'
+                    '1NT  hcp 15-17, balanced "strong" [if strong-nt]\n'
+                    '1NT  hcp 15-17, balanced "again" [if strong-nt]\n', encoding="utf-8")
+    main(["lint", "--system", str(path)])
+    out = capsys.readouterr().out
+    assert f"{path}:6:1: error: compile: with --option strong-nt: 1NT is defined twice" in out
