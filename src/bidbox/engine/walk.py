@@ -181,7 +181,13 @@ def advance(state: TableState, call: Call, step: WalkStep | None = None) -> Tabl
               or (mine.game_forced and forcing not in _RELEASES))
     # The opponents' notes and base both answer the call by its name and, where a line
     # asks ((1H) [natural]), by what it means in our notes.
-    sides = {ours: SideState(node, base, forced and not _game_reached(auction, ours)),
+    # A double that is itself the game-forcing relay, or a takeout or negative double, is
+    # not a penalty double: the side still owes its game (TOSR's 1D (1H) X passed out in
+    # 1S otherwise).
+    asks = (call.kind is CallKind.DOUBLE and step.entry is not None
+            and (step.entry.is_artificial or bool(_NOT_PENALTY & set(step.entry.tags))))
+    reached = _game_reached(auction, ours) and not asks
+    sides = {ours: SideState(node, base, forced and not reached),
              theirs: replace(state.sides[theirs],
                              node=step_theirs(state.sides[theirs].node, call, step.entry),
                              base=step_theirs(state.sides[theirs].base, call, step.entry))}
@@ -202,6 +208,7 @@ def _game_reached(auction: Auction, side: Side) -> bool:
 
 
 _RELEASES = (Forcing.NONFORCING, Forcing.INVITATIONAL, Forcing.SIGNOFF)
+_NOT_PENALTY = frozenset({"takeout", "negative", "responsive", "support"})
 
 
 def replay(auction: Auction, systems: Mapping[Side, System]) -> tuple[list[WalkStep],
