@@ -171,3 +171,17 @@ def test_a_game_the_notes_give_to_other_shapes_is_a_placement_for_the_strength()
     for hand in ("AK64.AQ83.K874.2", "AK6.AQ83.KJ874.2"):  # 16 HCP each
         result = choose_call(Hand.parse(hand), Auction.parse("1D P 1NT P"), systems)
         assert result.call == PASS or result.call.rank < Call.parse("3NT").rank, hand
+
+
+def test_a_game_forcing_relay_double_keeps_the_force() -> None:
+    # Our double of their overcall is the game-forcing relay, not a penalty double:
+    # after opener's judged answer the side still owes its game.
+    text = ("system relay\n1D hcp 10-14, 4+D [nf]\n  (1H)\n"
+            "    X hcp 11+ [relay, artificial, gf] \"game-forcing relay\"\n")
+    systems = as_systems(compile_text(text, "relay.bbx"))
+    _, state = replay(Auction.parse("1D 1H X P 1S P"), systems)
+    assert state.side(Seat.N).game_forced
+    penalty = ("system pen\n1D hcp 10-14, 4+D [nf]\n  (1H)\n"
+               "    X hcp 11+, 4+H [penalty, gf] \"for penalties\"\n")
+    _, state = replay(Auction.parse("1D 1H X"), as_systems(compile_text(penalty, "p.bbx")))
+    assert not state.side(Seat.N).game_forced  # defending doubled is the force's end
