@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, FastAPI, HTTPException, Query, Request, Response
-from fastapi.responses import HTMLResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from pydantic import BaseModel, ConfigDict, Field
@@ -38,7 +38,16 @@ from bidbox.errors import BidboxError
 from bidbox.lang import parse_options, shipped_systems
 from bidbox.web.browser import check_report, lint_report, node_view
 from bidbox.web.pbn import tables_to_lin, tables_to_pbn
-from bidbox.web.store import TableRow, TableStore
+from bidbox.web.reports import (
+    NotAResultsFolderError,
+    ReportNotFoundError,
+    find_report,
+    list_reports,
+    load_report,
+    plot_file,
+    summary,
+)
+from bidbox.web.store import StaleTableError, TableRow, TableStore
 from bidbox.web.table import (
     Table,
     TableConflictError,
@@ -101,13 +110,15 @@ def _session(response: Response,
 Session = Annotated[str, Depends(_session)]
 
 
-def create_app(db_path: Path) -> FastAPI:
-    """The application over the SQLite store at ``db_path`` (created if missing)."""
+def create_app(db_path: Path, results: Path | None = None) -> FastAPI:
+    """The application over the SQLite store at ``db_path`` (created if missing); the
+    simulation report pages list the lab's results folders under ``results``."""
     store = TableStore(db_path)
     app = FastAPI(title="bidbox bidding table", version="1",
                   description="Practise a bidding system with robots that bid it and "
                               "explain every call. The page at / uses this API.")
     app.state.store = store
+    app.state.results = results
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
     locks: defaultdict[str, threading.Lock] = defaultdict(threading.Lock)
@@ -143,7 +154,7 @@ def create_app(db_path: Path) -> FastAPI:
     def reasons() -> Iterator[None]:
         try:
             yield
-        except TableConflictError as err:
+        except (TableConflictError, StaleTableError) as err:
             raise HTTPException(409, str(err)) from None
         except BidboxError as err:
             raise HTTPException(400, str(err)) from None
@@ -230,7 +241,8 @@ def create_app(db_path: Path) -> FastAPI:
                 table.make_call(body.call, body.seat)
                 explanation = table.explanation()
             row.calls, row.explanation, row.review = table.calls, explanation, None
-            store.update(row)
+            with reasons():
+                store.update(row)
             return answer(row, table)
 
     @app.get("/api/tables/{table_id}/knowledge")
@@ -258,7 +270,8 @@ def create_app(db_path: Path) -> FastAPI:
                 table.undo()
                 explanation = table.explanation()
             row.calls, row.explanation, row.review = table.calls, explanation, None
-            store.update(row)
+            with reasons():
+                store.update(row)
             return answer(row, table)
 
     @app.get("/api/tables/{table_id}/review")
@@ -270,7 +283,7 @@ def create_app(db_path: Path) -> FastAPI:
             if row.review is None:
                 with reasons():
                     row.review = table_of(row).review()
-                store.update(row)
+                    store.update(row)
             return {"id": row.id, **row.review}
 
     @app.get("/api/tables/{table_id}/pbn", response_class=PlainTextResponse)
@@ -295,7 +308,110 @@ def create_app(db_path: Path) -> FastAPI:
         """Every board of this session as one LIN file."""
         return _file_response(tables_to_lin(played(session)), "bidbox-session.lin")
 
+    def results_root() -> Path:
+        if results is None:
+            raise HTTPException(404, "no simulation results folder: start the server with "
+                                     "`bidbox serve --results DIR`")
+        return results
+
+    @contextmanager
+    def report_errors() -> Iterator[None]:
+        try:
+            yield
+        except ReportNotFoundError as err:
+            raise HTTPException(404, str(err)) from None
+        except NotAResultsFolderError as err:
+            raise HTTPException(400, str(err)) from None
+
+    def one_report(name: str) -> dict[str, Any]:
+        root = results_root()
+        with report_errors():
+            return load_report(find_report(root, name))
+
+    @app.get("/api/reports")
+    def reports() -> dict[str, Any]:
+        """The simulation reports in the results folder (``bidbox simulate --out DIR``
+        folders in it and below it), newest first, with their headline figures."""
+        root = results_root()
+        return {"root": str(root), "reports": [summary(e) for e in list_reports(root)]}
+
+    @app.get("/api/reports/{name:path}")
+    def report(name: str) -> dict[str, Any]:
+        """One report as the lab wrote it (``report.json``), plus ``web``: its plots' URLs.
+        ``name`` as listed (``run1/report``) or a results folder (``run1``)."""
+        return one_report(name)
+
+    def plot(folder: str, file: str) -> FileResponse:
+        root = results_root()
+        with report_errors():
+            path = plot_file(root, folder, file)
+        return FileResponse(path, media_type="image/svg+xml" if path.suffix == ".svg"
+                            else "image/png")
+
+    @app.get("/sim/plots/{folder:path}/{file}", include_in_schema=False)
+    def folder_plot(folder: str, file: str) -> FileResponse:
+        return plot(folder, file)
+
+    @app.get("/sim/plots/{file}", include_in_schema=False)
+    def root_plot(file: str) -> FileResponse:
+        return plot("", file)
+
+    def report_page(request: Request, context: dict[str, Any], status: int = 200
+                    ) -> HTMLResponse:
+        return templates.TemplateResponse(request, "reports.html", context,
+                                          status_code=status)
+
+    @app.get("/reports", response_class=HTMLResponse, include_in_schema=False)
+    def reports_page(request: Request) -> HTMLResponse:
+        try:
+            listed = reports()
+        except HTTPException as err:
+            return report_page(request, {"error": err.detail}, err.status_code)
+        return report_page(request, {"listing": listed})
+
+    @app.get("/reports/{name:path}", response_class=HTMLResponse, include_in_schema=False)
+    def report_html(request: Request, name: str) -> HTMLResponse:
+        try:
+            data = one_report(name)
+        except HTTPException as err:
+            return report_page(request, {"error": err.detail}, err.status_code)
+        return report_page(request, {"report": data, "view": report_view(data)})
+
     return app
+
+
+DB_ENV = "BIDBOX_DB"
+RESULTS_ENV = "BIDBOX_RESULTS"
+
+
+def app_from_env() -> FastAPI:
+    """The app for ``bidbox serve --workers N``: uvicorn starts each worker process from an
+    import string (``bidbox.web.app:app_from_env``, a factory), so the store and results
+    paths travel in the environment, set by ``serve`` before it starts them."""
+    import os
+
+    db = os.environ.get(DB_ENV)
+    if not db:
+        raise RuntimeError(f"{DB_ENV} is not set: start the server with `bidbox serve`")
+    results = os.environ.get(RESULTS_ENV)
+    return create_app(Path(db), Path(results) if results else None)
+
+
+def report_view(data: dict[str, Any]) -> dict[str, Any]:
+    """What the report page lays out that the JSON does not hold ready: the opening
+    calls of both systems in one ladder order, and each swing's tables labelled."""
+    from bidbox.sim.report import opening_weight
+
+    freq = data["opening_frequencies"]
+
+    def weight(call: str) -> tuple[int, str]:
+        try:
+            return opening_weight(call), call
+        except (BidboxError, ValueError):  # a hand-edited report: keep it, put it last
+            return 99, call
+
+    calls = sorted(set(freq.get("a", {})) | set(freq.get("b", {})), key=weight)
+    return {"calls": calls}
 
 
 def _pbn_response(text: str, name: str) -> PlainTextResponse:
@@ -308,4 +424,5 @@ def _file_response(text: str, name: str) -> PlainTextResponse:
                                             f'attachment; filename="{name}"'})
 
 
-__all__ = ["SESSION_COOKIE", "CallBody", "NewTableBody", "create_app"]
+__all__ = ["DB_ENV", "RESULTS_ENV", "SESSION_COOKIE", "CallBody", "NewTableBody",
+           "app_from_env", "create_app", "report_view"]

@@ -4,6 +4,13 @@ One row per table: the session that owns it, what was asked for (systems, seat, 
 the calls made so far with who made them, and the last explanation and review computed,
 so a page load never re-runs the engine. Rows are written in one statement each, so a
 request that fails part-way (an illegal call) leaves the stored table as it was.
+
+Several server processes may share the file (``bidbox serve --workers N``): the lock of
+one process does not hold the others back, so every row carries a ``version`` that each
+change must name. The UPDATE matches only the version the change was computed from and
+raises it by one; a second change computed from the same version finds no row to update
+and gets :class:`StaleTableError` (the API's 409) instead of silently overwriting the
+first one's calls.
 """
 
 from __future__ import annotations
@@ -19,6 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bidbox.errors import BidboxError
+
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
@@ -28,10 +37,18 @@ CREATE TABLE IF NOT EXISTS tables (
     spec TEXT NOT NULL,
     calls TEXT NOT NULL,
     explanation TEXT,
-    review TEXT
+    review TEXT,
+    version INTEGER NOT NULL DEFAULT 0
 );
 CREATE INDEX IF NOT EXISTS tables_by_session ON tables (session, created);
 """
+
+
+_COLUMNS = "id, session, created, updated, spec, calls, explanation, review, version"
+
+
+class StaleTableError(BidboxError):
+    """A change to a table that another request changed first (answered 409)."""
 
 
 def default_db_path() -> Path:
@@ -56,6 +73,8 @@ class TableRow:
     calls: list[dict[str, Any]]
     explanation: dict[str, Any] | None = None
     review: dict[str, Any] | None = None
+    version: int = 0
+    """The stored version this row was read at (or written as): see the module notes."""
 
 
 class TableStore:
@@ -72,6 +91,9 @@ class TableStore:
         with self._connect() as db:
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(_SCHEMA)
+            columns = {r[1] for r in db.execute("PRAGMA table_info(tables)")}
+            if "version" not in columns:  # a store written before versions existed
+                db.execute("ALTER TABLE tables ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
 
     @contextmanager
     def _connect(self) -> Iterator[sqlite3.Connection]:
@@ -84,30 +106,42 @@ class TableStore:
 
     def insert(self, row: TableRow) -> None:
         with self._write_lock, self._connect() as db:
-            db.execute("INSERT INTO tables VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            db.execute(f"INSERT INTO tables ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        (row.id, row.session, row.created, row.updated, json.dumps(row.spec),
-                        json.dumps(row.calls), _dump(row.explanation), _dump(row.review)))
+                        json.dumps(row.calls), _dump(row.explanation), _dump(row.review),
+                        row.version))
 
     def update(self, row: TableRow) -> None:
-        """Store the row's calls, explanation and review (the spec never changes)."""
-        row.updated = time.time()
+        """Store the row's calls, explanation and review (the spec never changes), if the
+        stored table is still at ``row.version``; then ``row.version`` is the new one.
+
+        One UPDATE statement checks and raises the version, so SQLite's write lock makes
+        the check and the write one step even across processes.
+        """
+        updated = time.time()
         with self._write_lock, self._connect() as db:
-            db.execute("UPDATE tables SET updated = ?, calls = ?, explanation = ?, review = ? "
-                       "WHERE id = ? AND session = ?",
-                       (row.updated, json.dumps(row.calls), _dump(row.explanation),
-                        _dump(row.review), row.id, row.session))
+            changed = db.execute(
+                "UPDATE tables SET updated = ?, calls = ?, explanation = ?, review = ?, "
+                "version = version + 1 WHERE id = ? AND session = ? AND version = ?",
+                (updated, json.dumps(row.calls), _dump(row.explanation), _dump(row.review),
+                 row.id, row.session, row.version)).rowcount
+        if changed != 1:
+            raise StaleTableError(f"table '{row.id}' was changed by another request while "
+                                  "this one was computed: reload it and try again")
+        row.updated, row.version = updated, row.version + 1
 
     def get(self, table_id: str, session: str) -> TableRow | None:
         """The table, or None when it does not exist or belongs to another session."""
         with self._connect() as db:
-            found = db.execute("SELECT * FROM tables WHERE id = ? AND session = ?",
+            found = db.execute(f"SELECT {_COLUMNS} FROM tables WHERE id = ? AND session = ?",
                                (table_id, session)).fetchone()
         return None if found is None else _row(found)
 
     def history(self, session: str, limit: int = 200) -> list[TableRow]:
         """The session's tables, newest first."""
         with self._connect() as db:
-            rows = db.execute("SELECT * FROM tables WHERE session = ? ORDER BY created DESC "
+            rows = db.execute(f"SELECT {_COLUMNS} FROM tables WHERE session = ? "
+                              "ORDER BY created DESC "
                               "LIMIT ?", (session, limit)).fetchall()
         return [_row(r) for r in rows]
 
@@ -117,10 +151,10 @@ def _dump(value: dict[str, Any] | None) -> str | None:
 
 
 def _row(found: tuple[Any, ...]) -> TableRow:
-    table_id, session, created, updated, spec, calls, explanation, review = found
+    table_id, session, created, updated, spec, calls, explanation, review, version = found
     return TableRow(table_id, session, created, updated, json.loads(spec), json.loads(calls),
                     None if explanation is None else json.loads(explanation),
-                    None if review is None else json.loads(review))
+                    None if review is None else json.loads(review), int(version))
 
 
-__all__ = ["TableRow", "TableStore", "default_db_path"]
+__all__ = ["StaleTableError", "TableRow", "TableStore", "default_db_path"]

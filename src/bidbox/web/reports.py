@@ -1,0 +1,192 @@
+"""The simulation lab's results folders, read for the web app's report pages.
+
+``bidbox simulate --out DIR`` leaves in DIR the results store (``sim.sqlite``), the report
+of the match (``report.json``, or ``report-KEY.json`` for a second match into the same
+folder) and its plots (``imps.png``, ``openings.png``, ``opening_hcp.png``, ``hcp.png``,
+named in the report's ``files``). The server is given one results root; the reports it
+lists are those in the root itself and in its sub-folders up to :data:`DEPTH` levels down.
+
+A report is named by its path under the root without ``.json`` (``run1/report``,
+``run1/report-3f2a9c1d``, or ``report`` for one in the root), so a name is all a URL
+needs. Every name is resolved and checked to stay inside the root: a name with ``..``
+or a link pointing out of the root is refused, so the pages cannot read other files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bidbox.errors import BidboxError
+from bidbox.sim.runner import REPORT_NAME
+from bidbox.sim.store import STORE_NAME
+
+DEPTH = 2
+"""How far below the results root report folders are looked for (``root/set/run``)."""
+PLOT_SUFFIXES = (".png", ".svg")
+REQUIRED_KEYS = ("boards", "imps_per_board", "ci95", "opening_frequencies", "systems")
+_REPORT_FILE = re.compile(r"report(-[0-9a-f]{1,64})?\.json")
+
+
+class ReportNotFoundError(BidboxError):
+    """No report of that name under the results root (answered 404)."""
+
+
+class NotAResultsFolderError(BidboxError):
+    """A name that points at something that is not a lab results folder or report (400)."""
+
+
+@dataclass(frozen=True)
+class ReportEntry:
+    """One report found under the root: its name, folder and the file's modification time."""
+
+    name: str
+    folder: Path
+    path: Path
+    modified: float
+
+
+def is_results_folder(folder: Path) -> bool:
+    """Whether ``folder`` is what ``simulate --out`` writes: a store or a report in it."""
+    return (folder / STORE_NAME).is_file() or any(_report_files(folder))
+
+
+def _report_files(folder: Path) -> list[Path]:
+    try:
+        return sorted(p for p in folder.iterdir()
+                      if p.is_file() and _REPORT_FILE.fullmatch(p.name))
+    except OSError:
+        return []
+
+
+def list_reports(root: Path) -> list[ReportEntry]:
+    """Every report under ``root`` (the root and DEPTH levels of sub-folders), newest first."""
+    root = root.resolve()
+    found: list[ReportEntry] = []
+    level = [root]
+    for _ in range(DEPTH + 1):
+        below: list[Path] = []
+        for folder in level:
+            for path in _report_files(folder):
+                found.append(_entry(root, path))
+            try:
+                below.extend(sorted(p for p in folder.iterdir()
+                                    if p.is_dir() and not p.name.startswith(".")))
+            except OSError:
+                continue
+        level = below
+    return sorted(found, key=lambda e: (-e.modified, e.name))
+
+
+def _entry(root: Path, path: Path) -> ReportEntry:
+    name = path.relative_to(root).with_suffix("").as_posix()
+    return ReportEntry(name, path.parent, path, path.stat().st_mtime)
+
+
+def _inside(root: Path, relative: str) -> Path:
+    """``root/relative`` resolved, refused when it leaves the root."""
+    if not relative or relative.startswith("/") or "\\" in relative or "\0" in relative:
+        raise NotAResultsFolderError(f"'{relative}': give a report's name as listed "
+                                     "under /api/reports")
+    root = root.resolve()
+    target = (root / relative).resolve()
+    if target != root and root not in target.parents:
+        raise NotAResultsFolderError(f"'{relative}' is outside the results folder")
+    return target
+
+
+def find_report(root: Path, name: str) -> ReportEntry:
+    """The report called ``name``; a results folder's name stands for its ``report.json``.
+
+    Unknown names are :class:`ReportNotFoundError`; a folder or file that is not the
+    lab's is :class:`NotAResultsFolderError`, with the reason.
+    """
+    target = _inside(root, name)
+    if target.is_dir():
+        if not is_results_folder(target):
+            raise NotAResultsFolderError(
+                f"'{name}' is a folder but not a simulation results folder (no "
+                f"{REPORT_NAME} or {STORE_NAME} in it: `bidbox simulate --out DIR` makes one)")
+        files = _report_files(target)
+        if not files:
+            raise ReportNotFoundError(f"'{name}' holds a results store but no report yet "
+                                      "(the run has not finished)")
+        main = target / REPORT_NAME
+        return _entry(root.resolve(), main if main in files else files[0])
+    path = target.with_name(target.name + ".json")
+    if not path.is_file():
+        if target.exists():
+            raise NotAResultsFolderError(f"'{name}' is not a simulation report")
+        raise ReportNotFoundError(f"no report '{name}' in the results folder")
+    if not _REPORT_FILE.fullmatch(path.name):
+        raise NotAResultsFolderError(f"'{name}' is not a simulation report (reports are "
+                                     "report.json or report-KEY.json)")
+    return _entry(root.resolve(), path)
+
+
+def load_report(entry: ReportEntry) -> dict[str, Any]:
+    """The report's JSON with the page's additions under ``"web"``: its name and the plots
+    that belong to it.
+
+    Plots are written just before their report; a second match into the same folder
+    overwrites them, so a plot newer than this report belongs to another match and is
+    left out (its name goes to ``stale_plots``).
+    """
+    try:
+        data = json.loads(entry.path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as err:
+        raise NotAResultsFolderError(f"'{entry.name}' cannot be read as a report: {err}"
+                                     ) from None
+    if not isinstance(data, dict):
+        raise NotAResultsFolderError(f"'{entry.name}' is not a simulation report "
+                                     "(not a JSON object)")
+    missing = [k for k in REQUIRED_KEYS if k not in data]
+    if missing:
+        raise NotAResultsFolderError(f"'{entry.name}' is not a simulation report (it lacks "
+                                     f"{', '.join(missing)})")
+    plots: list[str] = []
+    stale: list[str] = []
+    for file in data.get("files") or []:
+        path = entry.folder / str(file)
+        if path.suffix not in PLOT_SUFFIXES or not path.is_file():
+            continue
+        (plots if path.stat().st_mtime <= entry.modified + 1 else stale).append(path.name)
+    folder = entry.name.rpartition("/")[0]
+    data["web"] = {"name": entry.name, "folder": folder, "plots": plots,
+                   "stale_plots": stale,
+                   "plot_urls": [f"/sim/plots/{folder + '/' if folder else ''}{p}"
+                                 for p in plots]}
+    return data
+
+
+def plot_file(root: Path, folder: str, file: str) -> Path:
+    """A plot of a results folder (``folder`` empty for the root itself)."""
+    if Path(file).suffix not in PLOT_SUFFIXES or "/" in file or file.startswith("."):
+        raise NotAResultsFolderError(f"'{file}' is not a plot (PNG or SVG)")
+    where = _inside(root, folder) if folder else root.resolve()
+    if not where.is_dir() or not is_results_folder(where):
+        raise NotAResultsFolderError(f"'{folder}' is not a simulation results folder")
+    path = where / file
+    if not path.is_file():
+        raise ReportNotFoundError(f"no plot '{file}' in '{folder or '.'}'")
+    return path
+
+
+def summary(entry: ReportEntry) -> dict[str, Any]:
+    """One line of the list: the name and the headline figures (or why it cannot be read)."""
+    out: dict[str, Any] = {"name": entry.name, "modified": entry.modified}
+    try:
+        data = load_report(entry)
+    except NotAResultsFolderError as err:
+        return {**out, "error": str(err)}
+    out.update({k: data.get(k) for k in ("boards", "imps_per_board", "ci95", "systems",
+                                          "mode", "source")})
+    return out
+
+
+__all__ = ["DEPTH", "NotAResultsFolderError", "ReportEntry", "ReportNotFoundError",
+           "find_report", "is_results_folder", "list_reports", "load_report", "plot_file",
+           "summary"]
