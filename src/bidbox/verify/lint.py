@@ -57,6 +57,8 @@ from bidbox.lang.system import CallEntry, Node, System
 POOL_HANDS = 100_000
 """Dealt hands (of the shared pool) a sampled verdict starts from; rare auctions get more."""
 SAMPLE_MIN = 200
+SUBSET_RATIO = 4
+"""A sample that this many times fewer hands reach is cut to those hands (smaller masks)."""
 """Fewer hands than this reaching a point in the current sample: deal a targeted one."""
 SAMPLE_TARGET = 1_000
 """Hands a targeted sample aims for (all fitting the auction so far)."""
@@ -522,7 +524,7 @@ class _Reach:
                     drawn = sampler.targeted(self.facts(), have)
                     if drawn is not None:
                         space, mask = drawn, np.ones(drawn.features.n, dtype=bool)
-                elif have * 4 < space.features.n:
+                elif have * SUBSET_RATIO < space.features.n:
                     space, mask = sampler.subset(space, mask), np.ones(have, dtype=bool)
                 self._sample = (space, mask)
         return self._sample
