@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bidbox.errors import BidboxError
+from bidbox.errors import ECHO_LIMIT, BidboxError, shown
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,12 @@ class ConstraintSyntaxError(BidboxError):
 
     def __init__(self, message: str, col: int) -> None:
         self.col = col
-        super().__init__(message)
+        # What the message quotes of the input is cut short: a token may be thousands of
+        # characters long (a run of digits, a name), and the column already says where.
+        super().__init__(_LONG_QUOTE.sub(lambda m: f"'{shown(m.group(1))}'", message))
+
+
+_LONG_QUOTE = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + r",})'")
 
 
 MAX_FILE_BYTES = 2_000_000
