@@ -20,6 +20,8 @@ from .support import free_port
 @pytest.mark.parametrize(("args", "words"), [
     (["--port", "70000"], "0 to 65535"),
     (["--db", "."], "is a folder"),
+    (["--workers", "0"], "1 to 64"),
+    (["--results", "no/such/folder"], "is not a folder"),
 ])
 def test_bad_arguments_are_one_line(args: list[str], words: str,
                                     capsys: pytest.CaptureFixture[str]) -> None:
@@ -36,11 +38,16 @@ def test_a_file_that_is_not_sqlite_is_refused(tmp_path: Path,
     assert "cannot use it as the store" in capsys.readouterr().err
 
 
-def test_serve_prints_the_url_and_answers(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", [1, 2])
+def test_serve_prints_the_url_and_answers(tmp_path: Path, workers: int) -> None:
+    """One process, and two worker processes (uvicorn's supervisor starts them from the
+    import string; they find the store in the environment)."""
     port = free_port()
     db = tmp_path / "store" / "bidbox.sqlite"
     server = subprocess.Popen([sys.executable, "-m", "bidbox", "serve", "--port", str(port),
-                               "--db", str(db)], stderr=subprocess.PIPE, text=True)
+                               "--db", str(db), "--workers", str(workers),
+                               "--results", str(tmp_path)],
+                              stderr=subprocess.PIPE, text=True)
     try:
         assert server.stderr is not None
         line = server.stderr.readline()
@@ -57,6 +64,8 @@ def test_serve_prints_the_url_and_answers(tmp_path: Path) -> None:
                 time.sleep(0.2)
         assert "sbu-level1" in names
         assert db.is_file()
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/reports") as answer:
+            assert json.load(answer) == {"root": str(tmp_path), "reports": []}
     finally:
         server.terminate()
         server.wait(timeout=20)
