@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ with warnings.catch_warnings():
 from bidbox.sim.deals import deal_boards
 from bidbox.sim.match import MatchSpec, SystemRef
 from bidbox.sim.runner import MatchRun, run_match
+from bidbox.sim.store import STORE_NAME
 from bidbox.web.app import create_app
 
 ROOT = Path(__file__).parents[2]
@@ -91,6 +93,29 @@ def test_plots_of_a_later_match_are_not_shown_as_this_one(
         data = client.get("/api/reports/copy/report").json()
         assert data["web"]["plots"] == [] and data["web"]["stale_plots"] == ["imps.png"]
         assert "belong to a later match" in client.get("/reports/copy").text
+
+
+def test_a_report_without_plots_gets_them_drawn_from_its_store(
+        results: tuple[Path, MatchRun], tmp_path: Path) -> None:
+    source = results[0] / "set" / "run1"
+    folder = tmp_path / "bare"  # what `simulate --no-plots` leaves
+    folder.mkdir()
+    for name in ("report.json", STORE_NAME):
+        (folder / name).write_bytes((source / name).read_bytes())
+    with TestClient(create_app(tmp_path / "t.sqlite", tmp_path)) as client:
+        data = client.get("/api/reports/bare").json()
+        assert data["web"]["rendered"] is True
+        assert data["web"]["plot_urls"][0] == "/sim/render/bare/report/imps.png"
+        assert 'id="rendered"' in client.get("/reports/bare").text
+        drawn = client.get("/sim/render/bare/report/imps.png")
+        assert drawn.status_code == 200 and drawn.headers["content-type"] == "image/png"
+        assert drawn.content == (source / "imps.png").read_bytes()  # the lab's own figure
+        assert client.get("/sim/render/bare/report/pie.png").status_code == 404
+        with sqlite3.connect(folder / STORE_NAME) as db:  # a store that lost a board
+            db.execute("DELETE FROM boards WHERE deal_index = 0")
+        db.close()
+        refused = client.get("/sim/render/bare/report/hcp.png")
+        assert refused.status_code == 400 and "5 of the report's 6" in refused.json()["detail"]
 
 
 @pytest.mark.parametrize(("url", "status", "words"), [

@@ -45,6 +45,7 @@ from bidbox.web.reports import (
     list_reports,
     load_report,
     plot_file,
+    render_plot,
     summary,
 )
 from bidbox.web.store import StaleTableError, TableRow, TableStore
@@ -355,6 +356,15 @@ def create_app(db_path: Path, results: Path | None = None) -> FastAPI:
     @app.get("/sim/plots/{file}", include_in_schema=False)
     def root_plot(file: str) -> FileResponse:
         return plot("", file)
+
+    @app.get("/sim/render/{name:path}/{file}", include_in_schema=False)
+    def rendered_plot(name: str, file: str) -> Response:
+        """A plot the report's folder lacks, drawn by the lab's plots module."""
+        root = results_root()
+        with report_errors():
+            entry = find_report(root, name)
+            return Response(render_plot(entry, load_report(entry), file),
+                            media_type="image/png")
 
     def report_page(request: Request, context: dict[str, Any], status: int = 200
                     ) -> HTMLResponse:

@@ -16,14 +16,19 @@ from __future__ import annotations
 
 import json
 import re
+import tempfile
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from bidbox.errors import BidboxError
 from bidbox.sim.runner import REPORT_NAME
-from bidbox.sim.store import STORE_NAME
+from bidbox.sim.store import STORE_NAME, ResultStore, StoreError
 
+PLOTS = ("imps", "openings", "opening_hcp", "hcp")
+"""The lab's figures (:mod:`bidbox.sim.plots`), by the stem of the file it writes."""
 DEPTH = 2
 """How far below the results root report folders are looked for (``root/set/run``)."""
 PLOT_SUFFIXES = (".png", ".svg")
@@ -70,6 +75,8 @@ def list_reports(root: Path) -> list[ReportEntry]:
     for _ in range(DEPTH + 1):
         below: list[Path] = []
         for folder in level:
+            if folder != root and root not in folder.resolve().parents:
+                continue  # a link out of the root: its reports could not be opened
             for path in _report_files(folder):
                 found.append(_entry(root, path))
             try:
@@ -155,11 +162,84 @@ def load_report(entry: ReportEntry) -> dict[str, Any]:
             continue
         (plots if path.stat().st_mtime <= entry.modified + 1 else stale).append(path.name)
     folder = entry.name.rpartition("/")[0]
+    urls = [f"/sim/plots/{folder + '/' if folder else ''}{p}" for p in plots]
+    rendered = False
+    if not plots and data.get("match") and (entry.folder / STORE_NAME).is_file():
+        # No plots of its own (--no-plots, or overwritten by a later match): the store
+        # still holds its boards, so the lab's plots module can draw them on request.
+        plots, rendered = [f"{p}.png" for p in PLOTS], True
+        urls = [f"/sim/render/{entry.name}/{p}.png" for p in PLOTS]
     data["web"] = {"name": entry.name, "folder": folder, "plots": plots,
-                   "stale_plots": stale,
-                   "plot_urls": [f"/sim/plots/{folder + '/' if folder else ''}{p}"
-                                 for p in plots]}
+                   "stale_plots": stale, "rendered": rendered, "plot_urls": urls}
     return data
+
+
+_render_lock = threading.Lock()  # matplotlib's pyplot is not thread-safe
+_rendered: OrderedDict[tuple[str, float, str], bytes] = OrderedDict()
+_RENDER_CACHE = 32
+
+
+def render_plot(entry: ReportEntry, data: dict[str, Any], file: str) -> bytes:
+    """One of the lab's plots of this report, drawn from the boards in its store.
+
+    The boards are those the report was built from (its match key and deal source, deal
+    index below the boards requested); if the store no longer holds exactly them the
+    plot is refused rather than drawn from other boards. Drawings are kept in memory
+    (a few, keyed by the report file's modification time).
+    """
+    from bidbox.sim import plots as lab_plots
+    from bidbox.sim.report import MatchReport
+
+    stem = file.removesuffix(".png")
+    if not file.endswith(".png") or stem not in PLOTS:
+        raise ReportNotFoundError(f"no plot '{file}': the plots are "
+                                  f"{', '.join(p + '.png' for p in PLOTS)}")
+    key = (str(entry.path), entry.modified, stem)
+    with _render_lock:
+        if key in _rendered:
+            _rendered.move_to_end(key)
+            return _rendered[key]
+        match, _, source = str(data.get("match", "")).partition(":")
+        count = int(data.get("boards_requested") or data["boards"])
+        try:
+            with ResultStore(entry.folder) as store:
+                results = store.load(match, source, count)
+        except (StoreError, OSError, ValueError, KeyError) as err:
+            raise NotAResultsFolderError(f"'{entry.name}': its store cannot be read: {err}"
+                                         ) from None
+        if len(results) != data["boards"]:
+            raise NotAResultsFolderError(
+                f"'{entry.name}': its store holds {len(results)} of the report's "
+                f"{data['boards']} boards, so its plots cannot be drawn again")
+        public = ("boards", "imps_per_board", "ci95", "aggressiveness",
+                  "opening_frequencies", "fallback_rate", "seconds", "dds_seconds")
+        try:
+            report = MatchReport(
+                boards=int(data["boards"]), imps_per_board=float(data["imps_per_board"]),
+                ci95=(float(data["ci95"][0]), float(data["ci95"][1])),
+                aggressiveness=data["aggressiveness"],
+                opening_frequencies=data["opening_frequencies"],
+                fallback_rate=data["fallback_rate"], seconds=float(data["seconds"]),
+                dds_seconds=float(data["dds_seconds"]),
+                extra={k: v for k, v in data.items() if k not in public and k != "web"})
+            with tempfile.TemporaryDirectory() as scratch:
+                path = Path(scratch) / file
+                if stem == "imps":
+                    lab_plots.plot_imps(results, report, path)
+                elif stem == "openings":
+                    lab_plots.plot_openings(report, path)
+                elif stem == "opening_hcp":
+                    lab_plots.plot_opening_hcp(results, report, path)
+                else:
+                    lab_plots.plot_hcp(results, report, path)
+                image = path.read_bytes()
+        except (KeyError, TypeError, ValueError, IndexError) as err:
+            raise NotAResultsFolderError(f"'{entry.name}' lacks what the plot needs: {err}"
+                                         ) from None
+        _rendered[key] = image
+        if len(_rendered) > _RENDER_CACHE:
+            _rendered.popitem(last=False)
+        return image
 
 
 def plot_file(root: Path, folder: str, file: str) -> Path:
@@ -189,4 +269,4 @@ def summary(entry: ReportEntry) -> dict[str, Any]:
 
 __all__ = ["DEPTH", "NotAResultsFolderError", "ReportEntry", "ReportNotFoundError",
            "find_report", "is_results_folder", "list_reports", "load_report", "plot_file",
-           "summary"]
+           "render_plot", "summary"]
