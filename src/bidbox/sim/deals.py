@@ -153,8 +153,8 @@ def north_filter(text: str) -> Constraint:
     names = sorted(_names(constraint))
     if names:
         raise DealConstraintError(
-            f"--where \"{shown}\": '{names[0]}' is not a measure; names defined in a system "
-            "file (def) are not known here: write the constraint out, e.g. \"hcp 12+, 5+M\"")
+            f"--where \"{shown}\": '{_short(names[0])}' is not a measure; names defined in a "
+            "system file (def) are not known here: write the constraint out, e.g. \"hcp 12+, 5+M\"")
     return constraint
 
 
