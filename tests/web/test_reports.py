@@ -118,6 +118,15 @@ def test_a_report_without_plots_gets_them_drawn_from_its_store(
         assert refused.status_code == 400 and "5 of the report's 6" in refused.json()["detail"]
 
 
+def test_a_results_folder_given_as_the_root_itself(results: tuple[Path, MatchRun]) -> None:
+    source = results[0] / "set" / "run1"
+    with TestClient(create_app(source / "tables.sqlite", source)) as client:
+        assert [r["name"] for r in client.get("/api/reports").json()["reports"]] == ["report"]
+        urls = client.get("/api/reports/report").json()["web"]["plot_urls"]
+        assert "/sim/plots/imps.png" in urls
+        assert client.get("/sim/plots/imps.png").content == (source / "imps.png").read_bytes()
+
+
 @pytest.mark.parametrize(("url", "status", "words"), [
     ("/api/reports/set/run2", 404, "no report 'set/run2'"),
     ("/api/reports/notes", 400, "not a simulation results folder"),
