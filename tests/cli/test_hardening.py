@@ -690,3 +690,14 @@ def test_lint_compiles_every_option_value(tmp_path: Path, capsys: Capsys) -> Non
     main(["lint", "--system", str(path)])
     out = capsys.readouterr().out
     assert f"{path}:6:1: error: compile: with --option strong-nt: 1NT is defined twice" in out
+
+
+def test_repeated_note_tags_stay_in_their_board() -> None:
+    """Only a second [Event], [Board] or [Deal] starts a board: [Note] tags repeat."""
+    from bidbox.core.boardtext import original_line, separate_pbn_boards
+
+    board = ('[Board "1"]\n[Deal "N:AKQJ.T98.765.432 - - -"]\n[Auction "N"]\n1C =1= 1D =2=\n'
+             '[Note "1:clubs"]\n[Note "2:diamonds"]\n')
+    text, added = separate_pbn_boards(board + board.replace('"1"]', '"2"]', 1))
+    assert added == [7] and text.split("\n")[6] == ""
+    assert original_line(8, added) == 7  # the second [Board] tag, as the file numbers it

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
+_ONCE = frozenset(("event", "board", "deal"))
+"""Tags a board has once (others, such as [Note], repeat): seen again, a board begins."""
 
 
 def decode_board_bytes(data: bytes) -> str:
@@ -25,10 +27,10 @@ def decode_board_bytes(data: bytes) -> str:
 
 
 def separate_pbn_boards(text: str) -> tuple[str, list[int]]:
-    """``text`` with a blank line put before each board that did not have one (a tag
-    already seen in the current board starts a new one), and the line numbers (1-based,
-    in the result) of the blank lines put in, so that places can be told in the
-    original file's lines with :func:`original_line`."""
+    """``text`` with a blank line put before each board that did not have one (an
+    [Event], [Board] or [Deal] already seen in the current board starts a new one), and
+    the line numbers (1-based, in the result) of the blank lines put in, so that places
+    can be told in the original file's lines with :func:`original_line`."""
     out: list[str] = []
     added: list[int] = []
     seen: set[str] = set()
@@ -39,12 +41,11 @@ def separate_pbn_boards(text: str) -> tuple[str, list[int]]:
         elif stripped.startswith("[") and not stripped.startswith("%"):
             m = _TAG.match(stripped)
             name = m.group(1).lower() if m else ""
-            if name and name in seen:
+            if name in _ONCE and name in seen:
                 out.append("")
                 added.append(len(out))
                 seen.clear()
-            if name:
-                seen.add(name)
+            seen.add(name)
         out.append(line)
     return "\n".join(out), added
 
