@@ -93,15 +93,25 @@ def _entry(root: Path, path: Path) -> ReportEntry:
     return ReportEntry(name, path.parent, path, path.stat().st_mtime)
 
 
+def shown(name: str, width: int = 80) -> str:
+    """A name as an error message quotes it: cut short, so a huge URL is not echoed."""
+    return name if len(name) <= width else name[:width] + "..."
+
+
 def _inside(root: Path, relative: str) -> Path:
-    """``root/relative`` resolved, refused when it leaves the root."""
+    """``root/relative`` resolved, refused when it leaves the root or cannot be a path."""
     if not relative or relative.startswith("/") or "\\" in relative or "\0" in relative:
-        raise NotAResultsFolderError(f"'{relative}': give a report's name as listed "
+        raise NotAResultsFolderError(f"'{shown(relative)}': give a report's name as listed "
                                      "under /api/reports")
+    if len(relative) > 1024 or any(len(part) > 255 for part in relative.split("/")):
+        raise NotAResultsFolderError(f"'{shown(relative)}' is too long to be a report's name")
     root = root.resolve()
-    target = (root / relative).resolve()
+    try:
+        target = (root / relative).resolve()
+    except (OSError, RuntimeError) as err:  # a loop of links
+        raise NotAResultsFolderError(f"'{shown(relative)}': {err}") from None
     if target != root and root not in target.parents:
-        raise NotAResultsFolderError(f"'{relative}' is outside the results folder")
+        raise NotAResultsFolderError(f"'{shown(relative)}' is outside the results folder")
     return target
 
 
@@ -115,21 +125,21 @@ def find_report(root: Path, name: str) -> ReportEntry:
     if target.is_dir():
         if not is_results_folder(target):
             raise NotAResultsFolderError(
-                f"'{name}' is a folder but not a simulation results folder (no "
+                f"'{shown(name)}' is a folder but not a simulation results folder (no "
                 f"{REPORT_NAME} or {STORE_NAME} in it: `bidbox simulate --out DIR` makes one)")
         files = _report_files(target)
         if not files:
-            raise ReportNotFoundError(f"'{name}' holds a results store but no report yet "
+            raise ReportNotFoundError(f"'{shown(name)}' holds a results store but no report yet "
                                       "(the run has not finished)")
         main = target / REPORT_NAME
         return _entry(root.resolve(), main if main in files else files[0])
     path = target.with_name(target.name + ".json")
     if not path.is_file():
         if target.exists():
-            raise NotAResultsFolderError(f"'{name}' is not a simulation report")
-        raise ReportNotFoundError(f"no report '{name}' in the results folder")
+            raise NotAResultsFolderError(f"'{shown(name)}' is not a simulation report")
+        raise ReportNotFoundError(f"no report '{shown(name)}' in the results folder")
     if not _REPORT_FILE.fullmatch(path.name):
-        raise NotAResultsFolderError(f"'{name}' is not a simulation report (reports are "
+        raise NotAResultsFolderError(f"'{shown(name)}' is not a simulation report (reports are "
                                      "report.json or report-KEY.json)")
     return _entry(root.resolve(), path)
 
@@ -192,7 +202,7 @@ def render_plot(entry: ReportEntry, data: dict[str, Any], file: str) -> bytes:
 
     stem = file.removesuffix(".png")
     if not file.endswith(".png") or stem not in PLOTS:
-        raise ReportNotFoundError(f"no plot '{file}': the plots are "
+        raise ReportNotFoundError(f"no plot '{shown(file)}': the plots are "
                                   f"{', '.join(p + '.png' for p in PLOTS)}")
     key = (str(entry.path), entry.modified, stem)
     with _render_lock:
@@ -244,14 +254,15 @@ def render_plot(entry: ReportEntry, data: dict[str, Any], file: str) -> bytes:
 
 def plot_file(root: Path, folder: str, file: str) -> Path:
     """A plot of a results folder (``folder`` empty for the root itself)."""
-    if Path(file).suffix not in PLOT_SUFFIXES or "/" in file or file.startswith("."):
-        raise NotAResultsFolderError(f"'{file}' is not a plot (PNG or SVG)")
+    if (Path(file).suffix not in PLOT_SUFFIXES or "/" in file or file.startswith(".")
+            or len(file) > 255):
+        raise NotAResultsFolderError(f"'{shown(file)}' is not a plot (PNG or SVG)")
     where = _inside(root, folder) if folder else root.resolve()
     if not where.is_dir() or not is_results_folder(where):
-        raise NotAResultsFolderError(f"'{folder}' is not a simulation results folder")
+        raise NotAResultsFolderError(f"'{shown(folder)}' is not a simulation results folder")
     path = where / file
     if not path.is_file():
-        raise ReportNotFoundError(f"no plot '{file}' in '{folder or '.'}'")
+        raise ReportNotFoundError(f"no plot '{shown(file)}' in '{shown(folder) or '.'}'")
     return path
 
 
