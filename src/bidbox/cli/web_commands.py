@@ -41,7 +41,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         raise ServeError(f"the web app needs its packages ({err.name}): "
                          "reinstall bidbox (`make run` does it)") from None
     try:
-        app = create_app(db, results)  # also checks the store before workers start
+        # Also checks the store, and adds the version column to an older one, before
+        # any worker starts: workers never race to change the schema.
+        app = create_app(db, results)
     except OSError as err:
         raise ServeError(f"--db '{db}': {err.strerror or err}") from None
     except Exception as err:  # sqlite3.DatabaseError: not an SQLite file

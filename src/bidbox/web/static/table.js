@@ -33,7 +33,9 @@ async function api(method, path, body) {
   if (!response.ok) {
     let detail = data.detail;
     if (Array.isArray(detail)) detail = detail.map((d) => `${(d.loc || []).join(".")}: ${d.msg}`).join("; ");
-    throw new Error(detail || `${response.status} ${response.statusText}`);
+    const err = new Error(detail || `${response.status} ${response.statusText}`);
+    err.status = response.status;
+    throw err;
   }
   return data;
 }
@@ -189,7 +191,7 @@ async function confirmCall() {
     current = await api("POST", `/api/tables/${current.id}/calls`, { call, seat: current.seat });
     draw();
   } catch (err) {
-    $("table-error").textContent = err.message;
+    await refused(err);
   } finally {
     $("confirm").disabled = false;
   }
@@ -201,8 +203,20 @@ async function undo() {
     current = await api("POST", `/api/tables/${current.id}/undo`);
     draw();
   } catch (err) {
-    $("table-error").textContent = err.message;
+    await refused(err);
   }
+}
+
+// A 409 may mean the table moved on meanwhile (another tab, another server process):
+// show the table as it is stored now, then the reason.
+async function refused(err) {
+  if (err.status === 409) {
+    try {
+      current = await api("GET", `/api/tables/${current.id}`);
+      draw();
+    } catch (ignored) { /* keep the page as it was; the reason below still shows */ }
+  }
+  $("table-error").textContent = err.message;
 }
 
 async function drawKnowledge() {
