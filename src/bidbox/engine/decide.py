@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import GAME_LEVEL, PASS, Call
+from bidbox.core.calls import GAME_LEVEL, PASS, Call, Strain
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
@@ -70,7 +70,7 @@ def _defined(entries: list[CallEntry], default_pass: CallEntry | None) -> frozen
 
 
 def _game_floors(entries: list[CallEntry], ctx: TableContext) -> dict[Call, int]:
-    """The natural, non-forcing game bids defined here, each with the fewest HCP its
+    """The natural, non-forcing no-trump games defined here, each with the fewest HCP its
     meaning shows. Judgement may bid such a game for a hand that has the strength but not
     the rest (3NT shown as 19 balanced, for a 19-count with a singleton): partner reads it
     as the placement it is, and without it that hand passes partner's 1NT. A hand below
@@ -80,8 +80,10 @@ def _game_floors(entries: list[CallEntry], ctx: TableContext) -> dict[Call, int]
 
 
 def _natural_game(entry: CallEntry) -> bool:
+    """A natural no-trump game that does not force. Only no-trump: a suit game's meaning
+    is mostly its fit (4H with support), which a hand without it has not got at all."""
     call = entry.call
-    return (call.is_bid and call.strain is not None
+    return (call.is_bid and call.strain is Strain.NT
             and GAME_LEVEL[call.strain] <= call.level < 6 and not entry.is_artificial
             and entry.forcing in (Forcing.SIGNOFF, Forcing.NONFORCING, None))
 

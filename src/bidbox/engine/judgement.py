@@ -202,8 +202,11 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     allowed &= _slam_odds(options, p.probs) >= SLAM_ODDS
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
+    # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
+    # the notes' no-trump game for the hands they give it to (3NT over partner's 3H).
+    misfit = _short_in_partners_suits(state, hands)
     for call, floor in (floors or {}).items():
-        weaker = p.own_hcp < floor
+        weaker = (p.own_hcp < floor) | misfit
         allowed[weaker] &= ranks[None, :len(options)] < call.rank
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
@@ -401,6 +404,18 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     return _judgements(options, best, "free", p, _contract_ours(auction))
+
+
+def _short_in_partners_suits(state: TableState, hands: Features) -> Array:
+    """Per hand: at most one card in a suit partner has shown six or more cards in (a
+    pre-empt, a long suit rebid): the misfit in which no-trump has no entries."""
+    partner = estimate_seats(state)[state.next_seat.partner]
+    lengths = hands.value("lengths")
+    short = np.zeros(hands.n, dtype=bool)
+    for column, shown in enumerate(partner.min_lengths):
+        if shown >= 6:
+            short |= lengths[:, column] <= 1
+    return short
 
 
 def _slam_odds(options: list[Call], probs: Array) -> Array:
