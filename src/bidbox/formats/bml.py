@@ -232,10 +232,40 @@ def _bml_to_call(token: str) -> tuple[Call, bool]:
     return Call.parse(word), ours
 
 
+_SEVERAL = re.compile(r"^(\s*)\(([1-7])([CDHSN]{2,})\)(.*)$")
+
+
+def expand_several_strains(lines: list[str]) -> list[str]:
+    """The opponents' several-strain rows ((2CDHSN), as :func:`write_bml` writes the calls
+    a wildcard stands for) spelt out, one row per call with a copy of the rows indented
+    under it, as bml2bss expands them."""
+    out: list[str] = []
+    i = 0
+    while i < len(lines):
+        m = _SEVERAL.match(lines[i])
+        if m is None:
+            out.append(lines[i])
+            i += 1
+            continue
+        indent = len(m.group(1))
+        end = i + 1
+        while end < len(lines) and lines[end].strip() and \
+                len(lines[end]) - len(lines[end].lstrip()) > indent:
+            end += 1
+        block = expand_several_strains(lines[i + 1:end])
+        for strain in m.group(3):
+            out.append(f"{m.group(1)}({m.group(2)}{strain}){m.group(4)}")
+            out.extend(block)
+        i = end
+    return out
+
+
 def read_bml_draft(text: str, source: str = "<bml>") -> Draft:
     """The bidding tables of a BML document as a draft tree; rows BML can write but a
-    system file cannot (``2M``, ``1X``, steps) are reported with their subtrees."""
+    system file cannot (``2M``, ``1X``, steps) are reported with their subtrees. The
+    opponents' several-strain bids bidbox writes ((2CDHSN)) are read as their calls."""
     draft = Draft(_draft_name(source), source)
+    text = "\n".join(expand_several_strains(text.splitlines()))
     stack: list[tuple[int, DraftCall]] = []  # (indentation, the row's last call)
     skipping: int | None = None
     for number, raw in enumerate(text.splitlines(), 1):
@@ -286,5 +316,5 @@ def _draft_name(source: str) -> str:
     return "draft-" + (stem.strip("-") or "notes")
 
 
-__all__ = ["bml_call", "description", "opponents_shorthand", "read_bml_draft", "seat_groups",
-           "table_groups", "write_bml"]
+__all__ = ["bml_call", "description", "expand_several_strains", "opponents_shorthand",
+           "read_bml_draft", "seat_groups", "table_groups", "write_bml"]
