@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
 from bidbox.engine.judgement import beyond_game, judge, sets_no_ceiling
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
+from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 PLACEMENT = "placement"
@@ -75,8 +77,13 @@ def _game_floors(entries: list[CallEntry], ctx: TableContext) -> dict[Call, int]
     the rest (3NT shown as 19 balanced, for a 19-count with a singleton): partner reads it
     as the placement it is, and without it that hand passes partner's 1NT. A hand below
     the strength has been told by the notes to stop (a minimum declines 2NT), and may not."""
-    return {e.call: estimate_seat([(e.shows, ctx)]).min_hcp for e in entries
-            if _natural_game(e)}
+    return {e.call: _fewest_hcp(e.shows, ctx) for e in entries if _natural_game(e)}
+
+
+@lru_cache(maxsize=4096)
+def _fewest_hcp(shows: Constraint, ctx: TableContext) -> int:
+    """The fewest HCP a meaning shows (asked at every auction step that reaches it)."""
+    return estimate_seat([(shows, ctx)]).min_hcp
 
 
 def _natural_game(entry: CallEntry) -> bool:
@@ -122,14 +129,14 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
     remaining = np.ones(hands.n, dtype=bool)
     out: list[Decision] = []
     defined: frozenset[Call] = frozenset()
-    floors: dict[Call, int] = {}
+    judged_entries: list[CallEntry] = []  # whose games judgement may still bid (the notes' last)
     default_pass = None
     if here.node is not None:
         entries = candidates(here.node, ctx)
+        judged_entries = entries
         default_pass = next((e for e in entries if e.is_default_pass), None)
         skip = frozenset() if default_pass is None else frozenset({default_pass.call})
         defined = _defined(entries, default_pass)
-        floors = _game_floors(entries, ctx)
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             remaining &= ~hit
             if sets_no_ceiling(entry.call, entry.forcing, state):
@@ -150,11 +157,12 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
                                 f"natural base: {_system_reason(entry)}"))
             remaining &= ~mask
         defined = defined | _defined(base_entries, base_pass)
-        floors = {**_game_floors(base_entries, ctx), **floors}
+        judged_entries = base_entries + judged_entries
         if default_pass is None and base_pass is not None:
             default_pass = base_pass
     if remaining.any():
         rest = np.flatnonzero(remaining)
+        floors = _game_floors(judged_entries, ctx)
         for judged in judge(state, hands.take(rest), systems, set(defined),
                             default_pass is not None, floors):
             mask = np.zeros(hands.n, dtype=bool)

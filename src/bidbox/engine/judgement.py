@@ -33,7 +33,7 @@ import numpy as np
 from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import imps_array, score_table
-from bidbox.core.seats import Side
+from bidbox.core.seats import Seat, Side
 from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, partner_view
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
@@ -188,10 +188,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     ev = expected_scores(auction, weighed, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
     invitations = [j for j, c in enumerate(options)
                    if is_invitation(auction.calls, c)]
-    if invitations:
-        seats = estimate_seats(state)
-        for j in invitations:
-            ev[:, j] = _invitation_value(auction, options[j], p, seats[auction.next_seat.partner])
+    for j in invitations:
+        ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner])
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
@@ -204,10 +202,11 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
     # the notes' no-trump game for the hands they give it to (3NT over partner's 3H).
-    misfit = _short_in_partners_suits(state, hands)
-    for call, floor in (floors or {}).items():
-        weaker = (p.own_hcp < floor) | misfit
-        allowed[weaker] &= ranks[None, :len(options)] < call.rank
+    if floors:
+        misfit = _short_in_partners_suits(p.seats[auction.next_seat.partner], hands)
+        for call, floor in floors.items():
+            weaker = (p.own_hcp < floor) | misfit
+            allowed[weaker] &= ranks[None, :len(options)] < call.rank
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
     return _judgements(options, best, duty, p, _contract_ours(auction),
@@ -307,6 +306,7 @@ class _Prospects:
 
     ctx: TableContext
     contested: bool
+    seats: dict[Seat, SeatEstimate]
     own_hcp: Array
     view: PartnerView
     combined_len: Array
@@ -320,14 +320,15 @@ def _prospects(state: TableState, hands: Features) -> _Prospects:
     ctx = table_context(auction, len(auction.calls))
     own_hcp = hands.value("hcp").astype(np.float64)
     own_len = hands.value("lengths").astype(np.float64)
-    view = partner_view(estimate_seats(state), seat, own_hcp, own_len)
+    seats = estimate_seats(state)
+    view = partner_view(seats, seat, own_hcp, own_len)
     combined_hcp = own_hcp + view.hcp
     combined_len = own_len + view.lengths
     tricks = estimate_tricks(combined_hcp, combined_len)
     probs = trick_distribution(tricks, _sd_for(view, hands.n))
     contested = any(c.kind is not CallKind.PASS for i, c in enumerate(auction.calls)
                     if auction.seat_of(i).side is not seat.side)
-    return _Prospects(ctx, contested, own_hcp, view, combined_len, tricks, probs)
+    return _Prospects(ctx, contested, seats, own_hcp, view, combined_len, tricks, probs)
 
 
 def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
@@ -337,10 +338,7 @@ def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
         mask = best == j
         call = options[int(j)]
         reason = _reason(call, duty, p.combined_len[mask], p.tricks[mask], p.view.hcp[mask],
-                         p.own_hcp[mask], ours_now)
-        if invitations and call in invitations:
-            reason = reason.rsplit(", partscore", 1)[0] + ": game try (partner bids game " \
-                "with the upper half of the range shown)"
+                         p.own_hcp[mask], ours_now, call in (invitations or set()))
         out.append(Judgement(call, mask, reason))
     return out
 
@@ -397,19 +395,16 @@ def beyond_game(state: TableState, hands: Features, game: Call,
             gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, p.probs, vul))
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
-    k = np.arange(14)
-    makes = np.stack([p.probs[:, _COLUMN[s.strain], :][:, k >= s.level + 6].sum(axis=1)
-                      for s in slams if s.strain is not None], axis=1)
+    makes = _slam_odds(slams, p.probs)
     slam_ev = np.where((gains > 0) & (makes >= SLAM_ODDS), ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     return _judgements(options, best, "free", p, _contract_ours(auction))
 
 
-def _short_in_partners_suits(state: TableState, hands: Features) -> Array:
+def _short_in_partners_suits(partner: SeatEstimate, hands: Features) -> Array:
     """Per hand: at most one card in a suit partner has shown six or more cards in (a
     pre-empt, a long suit rebid): the misfit in which no-trump has no entries."""
-    partner = estimate_seats(state)[state.next_seat.partner]
     lengths = hands.value("lengths")
     short = np.zeros(hands.n, dtype=bool)
     for column, shown in enumerate(partner.min_lengths):
@@ -479,7 +474,7 @@ def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
 
 
 def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: Array,
-            own: Array, ours: bool) -> str:
+            own: Array, ours: bool, game_try: bool = False) -> str:
     """One line a player reads: what partner shows, what we hold, the estimate."""
     strain = call.strain
     held = f"we hold {_num(own.mean())} HCP, partner about {_num(partner_hcp.mean())}"
@@ -492,8 +487,11 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
     fit = "" if strain is Strain.NT else f", about {_num(lengths[:, col].mean())} {strain}"
     level_word = ("slam" if call.level >= 6 else "game" if call.level >= GAME_LEVEL[strain]
                   else "partscore")
-    return (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
-            f"{strain}, {level_word}")
+    estimate = (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
+                f"{strain}")
+    if game_try:
+        return f"{estimate}: game try (partner bids game with the upper half of the range shown)"
+    return f"{estimate}, {level_word}"
 
 
 def _num(x: float) -> str:
