@@ -28,7 +28,11 @@ from bidbox.engine.bidder import BidResult, choose_call
 from bidbox.engine.explain import CallExplanation, SeatKnowledge, explain
 from bidbox.engine.explain import Explanation as EngineExplanation
 from bidbox.engine.reasons import Reason, explain_choice
-from bidbox.errors import BidboxError, NotationError, did_you_mean
+from bidbox.errors import AuctionEndedError as AuctionEndedError
+from bidbox.errors import DealError as DealError
+from bidbox.errors import NotationError, did_you_mean
+from bidbox.errors import TableMismatchError as TableMismatchError
+from bidbox.errors import UnknownRegulationError as UnknownRegulationError
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.constraints import Constraint
@@ -55,22 +59,6 @@ SeatLike: TypeAlias = Seat | str
 VulLike: TypeAlias = Vulnerability | str
 RegulationLike: TypeAlias = Regulation | str
 OptionsLike: TypeAlias = Mapping[str, str | bool] | Sequence[str]
-
-
-class AuctionEndedError(BidboxError):
-    """A call asked for after the auction has ended."""
-
-
-class UnknownRegulationError(BidboxError):
-    """A regulation name bidbox does not know."""
-
-
-class DealError(NotationError):
-    """A deal that is not four hands of 13 distinct cards in PBN ``N:S.H.D.C ...`` form."""
-
-
-class TableMismatchError(BidboxError):
-    """An :class:`Auction` given together with a dealer or vulnerability it does not have."""
 
 
 # --- coercion of inputs -------------------------------------------------------------

@@ -3,6 +3,10 @@
 Every error a user can cause derives from :class:`BidboxError`, names the place
 of the problem (file:line:col, or the auction and the call), quotes the input and
 says what to do. The CLI prints these in one or two lines; anything else is a bug.
+
+The classes live here, not beside the code that raises them, so a caller can catch any
+of them without importing (and so loading) the layer that raises it; the raising modules
+re-export their own. The system-language errors (``bidbox.lang``) are still defined there.
 """
 
 from __future__ import annotations
@@ -77,3 +81,153 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' suffix for a misspelt name, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# --- raised by bidbox.sim.double_dummy -----------------------------------------------
+
+
+class DoubleDummyError(BidboxError):
+    """DDS refused a deal or failed; the message names the deal."""
+
+
+# --- raised by bidbox.sim.deals ------------------------------------------------------
+
+
+class BoardFileError(NotationError):
+    """A PBN file (or one of its boards) that cannot be used for a simulation."""
+
+
+class DealConstraintError(BidboxError):
+    """A ``--where`` constraint that cannot be read, or that no dealt hand meets."""
+
+
+# --- raised by bidbox.sim.store ------------------------------------------------------
+
+
+class StoreError(BidboxError):
+    """An output folder whose store cannot be opened or written."""
+
+
+# --- raised by bidbox.sim.parallel ---------------------------------------------------
+
+
+class ClusterError(BidboxError):
+    """A Dask scheduler that cannot be reached, or Dask not installed."""
+
+
+# --- raised by bidbox.formats.bboalert -----------------------------------------------
+
+
+class BBOalertError(BidboxError):
+    """A BBOalert file that does not follow the record grammar."""
+
+
+# --- raised by bidbox.formats.pbn ----------------------------------------------------
+
+
+class BoardFormatError(BidboxError):
+    """A PBN or LIN file that cannot be read or written."""
+
+
+# --- raised by bidbox.formats.draft --------------------------------------------------
+
+
+class DraftError(BidboxError):
+    """Notes that cannot become a draft (an unreadable call, a bad indentation)."""
+
+
+# --- raised by bidbox.formats.html ---------------------------------------------------
+
+
+class PublishError(BidboxError):
+    """A document that cannot be rendered (a missing template, no browser for PDF)."""
+
+
+# --- raised by bidbox.api ------------------------------------------------------------
+
+
+class AuctionEndedError(BidboxError):
+    """A call asked for after the auction has ended."""
+
+
+class UnknownRegulationError(BidboxError):
+    """A regulation name bidbox does not know."""
+
+
+class DealError(NotationError):
+    """A deal that is not four hands of 13 distinct cards in PBN ``N:S.H.D.C ...`` form."""
+
+
+class TableMismatchError(BidboxError):
+    """An :class:`Auction` given together with a dealer or vulnerability it does not have."""
+
+
+# --- raised by bidbox.cli.diff_commands ----------------------------------------------
+
+
+class DiffArgumentError(BidboxError):
+    """Arguments of ``bidbox diff`` that cannot be used."""
+
+
+# --- raised by bidbox.cli.sim_commands -----------------------------------------------
+
+
+class SimulationArgumentError(BidboxError):
+    """Command-line arguments of ``simulate`` or ``deal`` that do not fit together."""
+
+
+# --- raised by bidbox.cli.web_commands -----------------------------------------------
+
+
+class ServeError(BidboxError):
+    """A ``serve`` argument that cannot be used (port out of range, unusable --db)."""
+
+
+# --- raised by bidbox.engine.tricks --------------------------------------------------
+
+
+class TrickModelError(BidboxError):
+    """The trick-model file is missing or malformed; the message names the file."""
+
+
+# --- raised by bidbox.verify.diff ----------------------------------------------------
+
+
+class DiffInputError(BidboxError):
+    """A ``diff`` argument that cannot be read: a missing file, git or revision."""
+
+
+# --- raised by bidbox.web.table ------------------------------------------------------
+
+
+class TableError(BidboxError):
+    """A request the table cannot carry out: bad input, with the reason."""
+
+
+class TableConflictError(BidboxError):
+    """A request that does not fit the table's state: out of turn, auction over, no undo."""
+
+
+# --- raised by bidbox.web.browser ----------------------------------------------------
+
+
+class NodeNotFoundError(TableError):
+    """An auction that is not a node of the system's tree."""
+
+
+# --- raised by bidbox.web.reports ----------------------------------------------------
+
+
+class ReportNotFoundError(BidboxError):
+    """No report of that name under the results root (answered 404)."""
+
+
+class NotAResultsFolderError(BidboxError):
+    """A name that points at something that is not a lab results folder or report (400)."""
+
+
+# --- raised by bidbox.web.store ------------------------------------------------------
+
+
+class StaleTableError(BidboxError):
+    """A change to a table that another request changed first (answered 409)."""

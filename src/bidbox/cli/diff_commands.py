@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bidbox.errors import BidboxError
+from bidbox.errors import DiffArgumentError as DiffArgumentError
 from bidbox.lang import parse_options
 from bidbox.lang.compiler import OptionError
 from bidbox.sim.deals import check_deal_arguments, deal_boards
@@ -33,10 +33,6 @@ DEFAULT_DEALS = 20_000
 DEFAULT_SEED = 1
 SHOWN = 25
 """Rows of each list printed as text (the JSON and the HTML page have them all)."""
-
-
-class DiffArgumentError(BidboxError):
-    """Arguments of ``bidbox diff`` that cannot be used."""
 
 
 def default_store() -> Path | None:

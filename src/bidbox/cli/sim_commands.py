@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from bidbox.cli.validate import nonempty
-from bidbox.errors import BidboxError
+from bidbox.errors import SimulationArgumentError as SimulationArgumentError
 from bidbox.lang import parse_options
 from bidbox.sim.deals import (
     Boards,
@@ -28,10 +28,6 @@ from bidbox.sim.parallel import default_workers
 from bidbox.sim.runner import run_match
 
 DEFAULT_SEED = 1
-
-
-class SimulationArgumentError(BidboxError):
-    """Command-line arguments of ``simulate`` or ``deal`` that do not fit together."""
 
 
 def split_options(items: list[str] | None) -> tuple[dict[str, str | bool], dict[str, str | bool]]:

@@ -11,11 +11,7 @@ import os
 import sys
 from pathlib import Path
 
-from bidbox.errors import BidboxError
-
-
-class ServeError(BidboxError):
-    """A ``serve`` argument that cannot be used (port out of range, unusable --db)."""
+from bidbox.errors import ServeError as ServeError
 
 
 def cmd_serve(args: argparse.Namespace) -> int:

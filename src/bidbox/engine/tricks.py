@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bidbox.errors import BidboxError
+from bidbox.errors import TrickModelError as TrickModelError
 
 SCHEMA = "bidbox-trick-model/1"
 DATA_FILE = "trick_model.json"
@@ -34,10 +34,6 @@ FloatArray = npt.NDArray[np.float64]
 
 # Index of the three other suits of each suit, to compute per-suit features at once.
 _OTHERS = np.array([[1, 2, 3], [0, 2, 3], [0, 1, 3], [0, 1, 2]])
-
-
-class TrickModelError(BidboxError):
-    """The trick-model file is missing or malformed; the message names the file."""
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from bidbox.core.calls import Call, CallKind
-from bidbox.errors import BidboxError
+from bidbox.errors import BBOalertError as BBOalertError
 from bidbox.formats.draft import Draft, DraftCall
 from bidbox.formats.tree import ALL_CONTEXTS, Context, PublishedCall, PublishedTree, Token
 
@@ -36,10 +36,6 @@ ANY_CALL = "([1-7].|Db|Rd)"  # every call but pass
 ANY_BID = "[1-7]."
 WILDCARD = "__"
 PASS_TOKEN = "--"
-
-
-class BBOalertError(BidboxError):
-    """A BBOalert file that does not follow the record grammar."""
 
 
 def call_token(call: Call) -> str:

@@ -17,15 +17,12 @@ from dataclasses import dataclass, field
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.errors import BidboxError
+from bidbox.errors import DraftError as DraftError
 
 SUIT_WORDS = {"spade": "S", "heart": "H", "diamond": "D", "club": "C", "s": "S", "h": "H",
               "d": "D", "c": "C"}
 WORD_NUMBERS = {"three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8}
 MARK = "# draft: meaning not inferred from the text"
-
-
-class DraftError(BidboxError):
-    """Notes that cannot become a draft (an unreadable call, a bad indentation)."""
 
 
 @dataclass

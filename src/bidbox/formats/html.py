@@ -23,16 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.core.calls import Call, Strain
-from bidbox.errors import BidboxError
+from bidbox.errors import PublishError as PublishError
 from bidbox.formats.tree import PublishedCall, PublishedTree, Token, call_order
 from bidbox.rules.card import convention_card
 
 SUITS = {"C": ("♣", "club"), "D": ("♦", "diamond"), "H": ("♥", "heart"), "S": ("♠", "spade")}
 NOT_FILLED = "not in the system file"
-
-
-class PublishError(BidboxError):
-    """A document that cannot be rendered (a missing template, no browser for PDF)."""
 
 
 def _environment() -> Any:

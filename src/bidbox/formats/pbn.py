@@ -20,14 +20,10 @@ from bidbox.core.boardtext import decode_board_bytes, separate_pbn_boards
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.errors import BidboxError, plain_reason
+from bidbox.errors import BoardFormatError as BoardFormatError
 from bidbox.formats.alerting import AlertReader
 from bidbox.lang.system import System
 from bidbox.rules.regulation import Regulation
-
-
-class BoardFormatError(BidboxError):
-    """A PBN or LIN file that cannot be read or written."""
-
 
 FORMATS = {".pbn": "pbn", ".lin": "lin"}
 

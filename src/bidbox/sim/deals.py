@@ -26,7 +26,9 @@ from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.features import HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.errors import BidboxError, NotationError, plain_reason, shown
+from bidbox.errors import BidboxError, plain_reason, shown
+from bidbox.errors import BoardFileError as BoardFileError
+from bidbox.errors import DealConstraintError as DealConstraintError
 from bidbox.evaluate.dealer import DealBatch, deal_batch
 from bidbox.lang.constraint_parser import parse_constraint
 from bidbox.lang.constraints import And, Constraint, NameRef, Not, Or, substitute
@@ -35,14 +37,6 @@ VULNERABILITIES: tuple[Vulnerability, ...] = tuple(Vulnerability)
 """Vulnerabilities by the small integer code kept in :attr:`Boards.vuls`."""
 
 _CYCLE_VUL = (Vulnerability.NONE, Vulnerability.NS, Vulnerability.EW, Vulnerability.BOTH)
-
-
-class BoardFileError(NotationError):
-    """A PBN file (or one of its boards) that cannot be used for a simulation."""
-
-
-class DealConstraintError(BidboxError):
-    """A ``--where`` constraint that cannot be read, or that no dealt hand meets."""
 
 
 def board_dealer(number: int) -> Seat:

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from bidbox.core.calls import Strain
 from bidbox.core.seats import Seat, Vulnerability
-from bidbox.errors import BidboxError
+from bidbox.errors import DoubleDummyError as DoubleDummyError
 
 Cell = tuple[Strain, Seat]
 """A double-dummy cell: the strain and the declarer."""
@@ -30,10 +30,6 @@ BOARDS_PER_CALL = 200
 """DDS's limit on boards in one ``SolveAllBoards`` call (MAXNOOFBOARDS)."""
 TABLES_PER_CALL = 40
 """DDS's limit on full tables in one ``CalcAllTables`` call (MAXNOOFTABLES)."""
-
-
-class DoubleDummyError(BidboxError):
-    """DDS refused a deal or failed; the message names the deal."""
 
 
 def cell_key(cell: Cell) -> str:

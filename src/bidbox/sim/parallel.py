@@ -15,17 +15,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from multiprocessing import get_context
 
-from bidbox.errors import BidboxError
+from bidbox.errors import ClusterError as ClusterError
 from bidbox.sim.deals import Boards
 from bidbox.sim.double_dummy import set_dds_threads
 from bidbox.sim.match import ChunkResult, MatchSpec, play_boards
 
 Task = tuple[Boards, Mapping[str, Mapping[str, int]]]
 """A batch of boards and the double-dummy cells already known for its deals."""
-
-
-class ClusterError(BidboxError):
-    """A Dask scheduler that cannot be reached, or Dask not installed."""
 
 
 def default_workers() -> int:

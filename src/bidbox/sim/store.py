@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from bidbox.errors import BidboxError
+from bidbox.errors import StoreError as StoreError
 from bidbox.sim.match import BoardResult
 
 STORE_NAME = "sim.sqlite"
@@ -43,10 +43,6 @@ CREATE TABLE IF NOT EXISTS double_dummy (
     PRIMARY KEY (deal, cell)
 );
 """
-
-
-class StoreError(BidboxError):
-    """An output folder whose store cannot be opened or written."""
 
 
 class ResultStore:

@@ -45,6 +45,7 @@ from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.walk import candidates
 from bidbox.errors import BidboxError
+from bidbox.errors import DiffInputError as DiffInputError
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.diagnostics import decode_system_text, read_system_file
@@ -53,10 +54,6 @@ from bidbox.lang.system import CallEntry, Node, System
 from bidbox.verify.lint import witness_hand
 
 Options = tuple[tuple[str, str | bool], ...]
-
-
-class DiffInputError(BidboxError):
-    """A ``diff`` argument that cannot be read: a missing file, git or revision."""
 
 
 # --- inputs ------------------------------------------------------------------------------

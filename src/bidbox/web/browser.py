@@ -22,17 +22,13 @@ from bidbox.engine.features import HandFeatures
 from bidbox.engine.inference import fitting
 from bidbox.engine.predicates import compile_predicate
 from bidbox.errors import BidboxError
+from bidbox.errors import NodeNotFoundError as NodeNotFoundError
 from bidbox.evaluate.dealer import deal_batch
 from bidbox.lang.system import Node
 from bidbox.rules.alerts import alert_rule, decide_call_alert
-from bidbox.web.table import TableError
 
 SAMPLE_DEALS = 5_000
 """Deals in the pool sample hands come from (20,000 hands; seeded, so pages are stable)."""
-
-
-class NodeNotFoundError(TableError):
-    """An auction that is not a node of the system's tree."""
 
 
 def _key(calls: tuple[Any, ...]) -> str:

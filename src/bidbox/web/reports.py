@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bidbox.errors import BidboxError
+from bidbox.errors import NotAResultsFolderError as NotAResultsFolderError
+from bidbox.errors import ReportNotFoundError as ReportNotFoundError
 from bidbox.sim.runner import REPORT_NAME
 from bidbox.sim.store import STORE_NAME, ResultStore, StoreError
 
@@ -34,14 +35,6 @@ DEPTH = 2
 PLOT_SUFFIXES = (".png", ".svg")
 REQUIRED_KEYS = ("boards", "imps_per_board", "ci95", "opening_frequencies", "systems")
 _REPORT_FILE = re.compile(r"report(-[0-9a-f]{1,64})?\.json")
-
-
-class ReportNotFoundError(BidboxError):
-    """No report of that name under the results root (answered 404)."""
-
-
-class NotAResultsFolderError(BidboxError):
-    """A name that points at something that is not a lab results folder or report (400)."""
 
 
 @dataclass(frozen=True)

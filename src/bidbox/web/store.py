@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bidbox.errors import BidboxError
+from bidbox.errors import StaleTableError as StaleTableError
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tables (
@@ -45,10 +45,6 @@ CREATE INDEX IF NOT EXISTS tables_by_session ON tables (session, created);
 
 
 _COLUMNS = "id, session, created, updated, spec, calls, explanation, review, version"
-
-
-class StaleTableError(BidboxError):
-    """A change to a table that another request changed first (answered 409)."""
 
 
 def default_db_path() -> Path:

@@ -33,6 +33,8 @@ from bidbox.engine.features import HandFeatures
 from bidbox.engine.predicates import compile_predicate
 from bidbox.engine.walk import table_context
 from bidbox.errors import BidboxError
+from bidbox.errors import TableConflictError as TableConflictError
+from bidbox.errors import TableError as TableError
 from bidbox.evaluate.dealer import DealBatch, deal_batch
 from bidbox.lang import parse_options, shipped_systems
 from bidbox.sim.deals import (
@@ -53,14 +55,6 @@ REACH_ROUNDS = 10
 """Rounds before giving up (2,000 deals: the batch bidder needs some seconds for them)."""
 MAX_PBN_BYTES = 2_000_000
 """A PBN upload larger than this is refused rather than parsed."""
-
-
-class TableError(BidboxError):
-    """A request the table cannot carry out: bad input, with the reason."""
-
-
-class TableConflictError(BidboxError):
-    """A request that does not fit the table's state: out of turn, auction over, no undo."""
 
 
 @dataclass(frozen=True)
