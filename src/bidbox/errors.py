@@ -231,3 +231,15 @@ class NotAResultsFolderError(BidboxError):
 
 class StaleTableError(BidboxError):
     """A change to a table that another request changed first (answered 409)."""
+
+
+# --- raised by bidbox.cli.main ----------------------------------------------------------
+
+
+class IllegalAuctionError(BidboxError):
+    """``bidbox auction`` given an auction the Laws do not allow: the auction, then the call."""
+
+    def __init__(self, auction: str, reason: str) -> None:
+        self.auction = auction
+        self.reason = reason
+        super().__init__(f"auction '{shown(auction)}': {reason}")

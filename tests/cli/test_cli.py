@@ -43,7 +43,7 @@ def test_auction_json(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_illegal_auction_reports_the_call(capsys: pytest.CaptureFixture[str]) -> None:
     code, data = run_json(capsys, "auction", "1S P 1H", "--json")
-    assert code == 1 and data["legal"] is False
+    assert code == 2 and data["legal"] is False
     assert "call 3 '1H'" in str(data["error"]) and "insufficient" in str(data["error"])
     assert data["next_seat"] == "S"
 
@@ -71,7 +71,7 @@ def test_demo_runs(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_unreadable_call_in_an_auction_is_reported(capsys: pytest.CaptureFixture[str]) -> None:
     code, data = run_json(capsys, "auction", "1C 9Z", "--json")
-    assert code == 1 and data["legal"] is False
+    assert code == 2 and data["legal"] is False
     assert "call 2 of '1C 9Z'" in str(data["error"]) and "cannot read call '9Z'" in str(
         data["error"])
 

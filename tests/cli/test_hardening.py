@@ -578,13 +578,11 @@ def test_broken_module_never_used_is_an_error(tmp_path: Path, capsys: Capsys) ->
     assert f"{path}:3:" in err
 
 
-@pytest.mark.xfail(strict=True, reason="an HCP range beyond 37 still loads: magic-dlight "
-                                       "writes 'hcp 99+' on purpose for 'no hand' in module "
-                                       "arguments, so a word for that must come first")
 def test_impossible_hcp_is_an_error(tmp_path: Path, capsys: Capsys) -> None:
     path = tmp_path / "x.bbx"
     path.write_text('system x\n1C  hcp 99999999999999+ "x"\n', encoding="utf-8")
-    fails_cleanly(capsys, "lint", "--system", str(path))
+    err = fails_cleanly(capsys, "lint", "--system", str(path))
+    assert f"{path}:2:5: error: impossible range 'hcp 99999999999999+'" in err
 
 
 # --- 11. boards -------------------------------------------------------------------------
@@ -636,16 +634,42 @@ def test_long_auction_is_quoted_short(capsys: Capsys) -> None:
     assert len(err) < 400
 
 
-@pytest.mark.xfail(strict=True, reason="bidbox eval reads a hand starting '-.' as an option "
-                                       "(argparse, in cli/main.py)")
 def test_hand_starting_with_a_void(capsys: Capsys) -> None:
     assert main(["eval", "-.AKQJT98765432.-.-"]) == 0
+    assert "hand .AKQJT98765432.." in capsys.readouterr().out
 
 
-@pytest.mark.xfail(strict=True, reason="bidbox auction still answers an illegal auction "
-                                       "with exit 1 on stdout (cli/main.py)")
+def test_hand_starting_with_a_void_as_an_option_value(capsys: Capsys) -> None:
+    assert main(["bid", "--system", "sbu-level1", "--hand", "-.AKQJT98765432.-.-"]) == 0
+    assert "N bids" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv", [["eval", "-Z"], ["eval", "AKQ2.J54.T9.8765", "-Z"],
+                                  ["bid", "--system", "sbu-level1", "--hand", "-Z"]])
+def test_unknown_option_says_how_to_pass_a_void_hand(capsys: Capsys, argv: list[str]) -> None:
+    assert run_cli(argv) == 2
+    err = capsys.readouterr().err
+    assert "'-.AKQJT98765432.-.-'" in err and "'--'" in err and "Traceback" not in err
+
+
+def test_options_still_parse_beside_a_void_hand(capsys: Capsys) -> None:
+    assert main(["eval", "-.AKQJT98765432.-.-", "--json"]) == 0
+    assert '"hcp": 10' in capsys.readouterr().out
+
+
 def test_illegal_auction_is_exit_2(capsys: Capsys) -> None:
-    fails_cleanly(capsys, "auction", "1C 1C")
+    err = fails_cleanly(capsys, "auction", "1C 1C")
+    assert "auction '1C 1C': call 2 '1C'" in err and "insufficient" in err
+    assert capsys.readouterr().out == ""
+
+
+def test_illegal_auction_json_still_gives_the_legal_prefix(capsys: Capsys) -> None:
+    import json
+
+    code = main(["auction", "1S P 1H", "--json"])
+    captured = capsys.readouterr()
+    assert code == 2 and "call 3 '1H'" in captured.err
+    assert json.loads(captured.out)["next_seat"] == "S"
 
 
 def run_cli(argv: list[str]) -> int:

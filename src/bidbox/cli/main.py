@@ -15,8 +15,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bidbox.api import Explanation, System, get_regulation, load_system
+from bidbox.cli.validate import BidboxArgumentParser
 from bidbox.core import Auction, Hand, Seat, Vulnerability
-from bidbox.errors import BidboxError
+from bidbox.errors import BidboxError, IllegalAuctionError
 from bidbox.evaluate import all_measures, evaluate_hand
 from bidbox.lang import SystemFileError, parse_options, shipped_systems
 from bidbox.rules import Regulation
@@ -80,18 +81,19 @@ def auction_report(text: str, dealer: Seat, vul: Vulnerability) -> dict[str, Any
 def cmd_auction(args: argparse.Namespace) -> int:
     report = auction_report(args.calls, Seat.parse(args.dealer), Vulnerability.parse(args.vul))
     if args.json:
-        _print_json(report)
-        return 0 if report["legal"] else 1
+        _print_json(report)  # the legal prefix, for a program; the error also on stderr
+    if report["error"]:
+        raise IllegalAuctionError(args.calls, report["error"])
+    if args.json:
+        return 0
     for row in report["calls"]:
         print(f"  {row['seat']}  {row['call']}")
-    if report["error"]:
-        print(f"illegal: {report['error']}")
     if report["ended"]:
         declarer = f" by {report['declarer']}" if report["declarer"] else ""
         print(f"ended: {report['contract']}{declarer}")
     else:
         print(f"{report['next_seat']} to call; legal: {' '.join(report['legal_calls'])}")
-    return 0 if report["legal"] else 1
+    return 0
 
 
 # --- systems, bid, explain, lint ------------------------------------------------------
@@ -324,8 +326,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 # --- parser --------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bidbox",
-                                     description="Bridge bidding systems as executable data.")
+    parser: argparse.ArgumentParser = BidboxArgumentParser(
+        prog="bidbox",
+        description="Bridge bidding systems as executable data.")
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("eval", help="every measure of one hand (PBN order S.H.D.C)")
