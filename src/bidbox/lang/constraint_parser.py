@@ -50,6 +50,39 @@ _RANGE = re.compile(r"^(\d+(?:\.\d+)?)(?:(\+)|-(\d+(?:\.\d+)?))?$")
 
 _MEASURES: dict[str, Measure] = {}
 
+# The most a thirteen-card hand can hold of each number measure (its least is 0), so that
+# a range nobody can hold is a mistake at its place rather than a call nobody makes (write
+# `none` for that). tests/lang/test_constraints.py derives each from the measure's tables.
+MEASURE_LIMITS: dict[str, tuple[float, str]] = {
+    "hcp": (37, "a hand has 0-37 HCP"),
+    "controls": (12, "a hand has 0-12 controls"),
+    "aces": (4, "there are four aces"),
+    "kings": (4, "there are four kings"),
+    "ltc": (12, "a hand has 0-12 losers"),
+    "roman_losers": (12, "a hand has 0-12 Roman losers"),
+    "quick_tricks": (8, "a hand has 0-8 quick tricks"),
+    "playing_tricks": (13, "a hand has 0-13 playing tricks"),
+    "rule_points": (44, "a hand has at most 44 rule points"),
+    "suit_hcp": (10, "a suit has 0-10 HCP"),
+    "suit_controls": (3, "a suit has 0-3 controls"),
+    "top_honours": (3, "a suit has 0-3 of the ace, king and queen"),
+}
+
+
+def check_possible(name: str, lo: float | None, hi: float | None, quoted: str,
+                   col: int) -> None:
+    """Refuse a range of measure ``name`` with an end beyond what any hand holds: no hand
+    meets `hcp 38+`, and `hcp 10-40` is a typo rather than 'at least 10'."""
+    limit = MEASURE_LIMITS.get(name)
+    if limit is None:
+        return
+    top, why = limit
+    if lo is not None and lo > top:
+        raise ConstraintSyntaxError(
+            f"impossible range '{quoted}': {why} (for a call nobody makes write none)", col)
+    if hi is not None and (hi > top or hi < 0):
+        raise ConstraintSyntaxError(f"impossible range '{quoted}': {why}", col)
+
 
 def find_measure(name: str) -> Measure | None:
     """The registered measure called ``name``, or None (a def name, most often): without
@@ -93,6 +126,11 @@ class ConstraintParser:
         if tok.text != text:
             raise ConstraintSyntaxError(f"expected '{text}' but found '{tok.text}'", tok.col)
         return tok
+
+    def quote(self, first: Token | None, start: int) -> str:
+        """The text of ``first`` and the tokens read since ``start``, for a message."""
+        words = [first.text] if first is not None else []
+        return " ".join(words + [t.text for t in self.tokens[start:self.i]])
 
     # --- grammar --------------------------------------------------------------
     def parse(self) -> Constraint:
@@ -191,6 +229,7 @@ class ConstraintParser:
                 self.next()
                 name = self.numeric_measure(after)
                 lo, hi = self.num_range(tok)
+                check_possible(name, lo, hi, f"{tok.text} {after.text}", tok.col)
                 return MeasureRange(name, lo, hi)
             raise ConstraintSyntaxError(
                 f"a number needs a measure: write 'hcp {tok.text}' or '{tok.text} hcp'", tok.col)
@@ -261,7 +300,9 @@ class ConstraintParser:
             raise ConstraintSyntaxError(
                 f"'{word}' is measured per suit: write {name}(H) ...", tok.col)
         if measure.numeric:
+            start = self.i
             lo, hi = self.range(f"'{word}'")
+            check_possible(name, lo, hi, self.quote(tok, start), tok.col)
             return MeasureRange(name, lo, hi)
         return Flag(name)
 
@@ -287,7 +328,10 @@ class ConstraintParser:
         suit = self.suit()
         self.expect(")")
         if measure.numeric:
+            start = self.i
             lo, hi = self.range(f"'{tok.text}({suit})'")
+            check_possible(name, lo, hi, f"{tok.text}({suit}) " + self.quote(None, start),
+                           tok.col)
             return SuitRange(name, suit, lo, hi)
         return SuitFlag(name, suit)
 
