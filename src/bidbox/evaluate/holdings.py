@@ -45,6 +45,22 @@ def kings(mask: int) -> int:
     return int(_has(mask, KING))
 
 
+def queens(mask: int) -> int:
+    return int(_has(mask, QUEEN))
+
+
+def stops_halves(mask: int) -> int:
+    """How often the suit stops the opponents' run, in halves: each honour with enough
+    guards (A, Kx, Qxx, Jxxx) stops it once, so AK or KQx is a double stopper; without
+    one, Qx or Jxx is a half stopper (a stopper if partner holds a card to help)."""
+    n = length(mask)
+    full = sum(_has(mask, rank) and n >= guards
+               for rank, guards in ((ACE, 1), (KING, 2), (QUEEN, 3), (JACK, 4)))
+    if full:
+        return 2 * full
+    return int((_has(mask, QUEEN) and n == 2) or (_has(mask, JACK) and n == 3))
+
+
 def roman_losers_quarters(mask: int) -> int:
     """Roman (Courtney, as modified by Belladonna and Avarelli) losers, in quarter losers.
 
@@ -151,8 +167,12 @@ def tables() -> dict[str, npt.NDArray[np.int16]]:
     roman = np.minimum(roman, 4 * top3)
     conds = [a & k, a & q, a, k & q, k & (n >= 2)]
     qt = np.select([c.astype(bool) for c in conds], [4, 3, 2, 2, 1], 0)
+    full = a + (k & (n >= 2)) + (q & (n >= 3)) + (j & (n >= 4))
+    half = (q & (n == 2)) | (j & (n == 3))
     out = {
         "length": n,
+        "queens": q,
+        "stops_halves": np.where(full > 0, 2 * full, half),
         "hcp": 4 * a + 3 * k + 2 * q + j,
         "controls": 2 * a + k,
         "aces": a,

@@ -183,6 +183,10 @@ def _int_list(x: Any) -> list[int]:
     return [int(v) for v in x]
 
 
+def _halves_list(x: Any) -> list[float]:
+    return [int(v) / 2 for v in x]
+
+
 def _bool_list(x: Any) -> list[bool]:
     return [bool(v) for v in x]
 
@@ -203,6 +207,9 @@ register(Measure("aces", "number of aces (for Blackwood and Gerber answers)",
                  lambda h: sum(_suits(h, hd.aces)), lambda m: _sum_table("aces", m), _as_int))
 register(Measure("kings", "number of kings", lambda h: sum(_suits(h, hd.kings)),
                  lambda m: _sum_table("kings", m), _as_int))
+register(Measure("queens", "number of queens (for queen asks)",
+                 lambda h: sum(_suits(h, hd.queens)), lambda m: _sum_table("queens", m),
+                 _as_int))
 _suit_measure("lengths", "suit lengths [S, H, D, C]", "length", hd.length)
 register(Measure("pattern", "hand pattern, longest suit first (e.g. 4432)",
                  lambda h: pattern_name(h.lengths), lambda m: _code(_sorted_lengths(m)),
@@ -256,3 +263,8 @@ _suit_measure("semi_solid", "semi-solid or better [S, H, D, C]", "semi_solid",
               hd.is_semi_solid, _bool_list, numeric=False)
 _suit_measure("stoppers", "no-trump stoppers [S, H, D, C]: A, Kx, Qxx, Jxxx", "stopper",
               hd.has_stopper, _bool_list, numeric=False)
+register(Measure("stops", "how often each suit stops a run [S, H, D, C]: 1 a stopper (A, Kx, "
+                 "Qxx, Jxxx), 2 a double stopper (AK, KQx), 0.5 a half stopper (Qx, Jxx)",
+                 lambda h: [v / 2 for v in _suits(h, hd.stops_halves)],
+                 lambda m: _per_suit_table("stops_halves", m), _halves_list, per_suit=True,
+                 unit=0.5))

@@ -44,8 +44,10 @@ from bidbox.lang.constraints import (
     Or,
     SuitCompare,
     SuitFlag,
+    SuitIs,
     SuitRange,
     TableContext,
+    bound_relation,
     conjoin,
     context_holds,
     disjoin,
@@ -478,11 +480,12 @@ class Compiler:
                 return None
             return text
         if kind == "call":
-            if (_BID_HEAD.match(text) or _step(text) is not None
+            if (_BID_HEAD.match(text) or _step(text) is not None or _NEXT_IN.match(text)
                     or re.fullmatch(r"(?i)P|X|XX|[1-7](NT|N|C|D|H|S)", text)):
                 return text
             self.error(where, f"{what} is a call: write 1C..7NT, P, X, XX, a step like +1 or "
-                              f"R, or a bid with a suit variable like 2M, not '{text}'",
+                              f"R, the next bid in a suit like +H, or a bid with a suit "
+                              f"variable like 2M, not '{text}'",
                        use=outer)
             return None
         if kind == "name":
@@ -556,6 +559,16 @@ class Compiler:
             if hit[1] is None:
                 return
             name, args = hit[1]
+        if "{" in name:  # a suit variable bound by the tree: 'use raise_{M}' under 1M
+            bound_name = _fill(name, binding)
+            assert bound_name is not None
+            free = PLACEHOLDER.search(bound_name)
+            if free is not None:
+                self.error(raw.location, f"'{free.group()}' in the module name '{name}' is "
+                                         "a suit variable bound by none of the calls above "
+                                         "this line", raw.head_col, use=use)
+                return
+            name = bound_name
         module = self.modules.get(name)
         if module is None:
             self.error(raw.location, f"unknown module '{name}'"
@@ -789,7 +802,7 @@ class Compiler:
         if isinstance(c, Not):
             inner = self.bind_params(c.item, use, raw, "not")
             return None if inner is None else negate(inner)
-        if isinstance(c, SuitRange | SuitFlag | Longest | SuitCompare):
+        if isinstance(c, SuitRange | SuitFlag | Longest | SuitCompare | SuitIs):
             suits: dict[str, str] = {}
             for attr in ("suit", "left", "right"):
                 value = getattr(c, attr, None)
@@ -798,6 +811,8 @@ class Compiler:
                     if suit is None or suit not in SUIT_TOKENS:
                         return None  # not a suit: the macro's text splice decides
                     suits[attr] = suit
+            if isinstance(c, SuitIs):
+                return bound_relation(replace(c, **suits)) if suits else c
             return replace(c, **suits) if suits else c  # type: ignore[arg-type]
         return c
 
@@ -886,6 +901,23 @@ class Compiler:
                                       f"'{before.text()}')", col, use=use)
                 return []
             results.append((call, {}, None))
+        elif form == "next":
+            assert isinstance(value, tuple)
+            jumps, strain = value
+            if strain in SUIT_VARIABLES:
+                choices = [binding[strain]] if strain in binding else variable_values(
+                    strain, binding)
+                made = [(before.next_in(s, jumps), {strain: s}) for s in choices]
+            else:
+                made = [(before.next_in(strain, jumps), {})]
+            for call, bound in made:
+                if call is not None:
+                    results.append((call, bound, None))
+            if not results:
+                if not if_legal:
+                    self.error(where, f"{inner}: there is no such bid after '{before.text()}'",
+                               col, use=use)
+                return []
         elif form == "var":
             assert isinstance(value, tuple)
             level, var = value
@@ -1142,6 +1174,14 @@ class _Point:
         out.extend(ALL_BIDS[self.top + 1:])
         return out
 
+    def next_in(self, strain: str, jumps: int) -> Call | None:
+        """The cheapest bid in ``strain`` (C, D, H, S, NT) above the last bid, or the bid
+        ``jumps`` levels above that; None past 7NT."""
+        order = _STRAIN_ORDER[strain]
+        level = self.top // 5 + (1 if order > self.top % 5 or self.top < 0 else 2)
+        rank = (level - 1 + jumps) * 5 + order
+        return ALL_BIDS[rank] if rank < len(ALL_BIDS) else None
+
     def step(self, kind: str, n: int) -> Call | None:
         """The call a step stands for here; None when there is no such step."""
         if n < 1:
@@ -1269,6 +1309,10 @@ def _read_head(inner: str, ours: bool) -> tuple[str, object]:
     step = _step(inner)
     if step is not None:
         return ("step", step)
+    following = _NEXT_IN.match(inner)
+    if following is not None:
+        strain = "NT" if following.group(2) == "N" else following.group(2)
+        return ("next", (len(following.group(1)) - 1, strain))
     m = _BID_HEAD.match(inner)
     if m and m.group(2) in SUIT_VARIABLES:
         return ("var", (int(m.group(1)), m.group(2)))
@@ -1281,6 +1325,9 @@ def _read_head(inner: str, ours: bool) -> tuple[str, object]:
 
 
 _STEP = re.compile(r"^(\+|~)(\d+|\([\d+\- ]+\))$")
+_NEXT_IN = re.compile(r"^(\+\+?)(NT|N|oM|om|[CDHSMmZY])$")
+"""'+H': the cheapest bid in hearts here; '++H' a jump, one level above it; '+NT', '+M'."""
+_STRAIN_ORDER = {"C": 0, "D": 1, "H": 2, "S": 3, "NT": 4}
 
 
 def _step(token: str) -> tuple[str, int] | None:

@@ -27,7 +27,9 @@ from bidbox.lang.constraints import (
     ShapeIs,
     SuitCompare,
     SuitFlag,
+    SuitIs,
     SuitRange,
+    bound_relation,
     conjoin,
     disjoin,
     negate,
@@ -43,7 +45,7 @@ ALIASES = {
     "hcp_in": "suit_hcp",
 }
 KEYWORDS = ("and", "or", "not", "pattern", "shape", "seat", "longest", "strictly_longest",
-            "any", "none", "requires")
+            "any", "none", "requires", "is", "below", "above")
 _SUIT_PARAM = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*\}")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)(?:(\+)|-(\d+(?:\.\d+)?))?$")
 
@@ -58,6 +60,7 @@ MEASURE_LIMITS: dict[str, tuple[float, str]] = {
     "controls": (12, "a hand has 0-12 controls"),
     "aces": (4, "there are four aces"),
     "kings": (4, "there are four kings"),
+    "queens": (4, "there are four queens"),
     "ltc": (12, "a hand has 0-12 losers"),
     "roman_losers": (12, "a hand has 0-12 Roman losers"),
     "quick_tricks": (8, "a hand has 0-8 quick tricks"),
@@ -66,6 +69,7 @@ MEASURE_LIMITS: dict[str, tuple[float, str]] = {
     "suit_hcp": (10, "a suit has 0-10 HCP"),
     "suit_controls": (3, "a suit has 0-3 controls"),
     "top_honours": (3, "a suit has 0-3 of the ace, king and queen"),
+    "stops": (4, "a suit stops a run at most four times (AKQJ)"),
 }
 
 
@@ -241,6 +245,9 @@ class ConstraintParser:
                     and _SUIT_PARAM.fullmatch(tok.text)):
                 self.next()
                 return SuitCompare(tok.text, after.text, self.suit())
+            if (after is not None and after.text.lower() in ("is", "below", "above")
+                    and _SUIT_PARAM.fullmatch(tok.text)):
+                return self.relation(tok)
             # A module parameter standing for a whole constraint: bound at each use as if
             # it were written in parentheses.
             return NameRef(tok.text)
@@ -272,6 +279,9 @@ class ConstraintParser:
                                             "ranked by length", where.col if where else tok.col)
             return Longest(suit, strict=low == "strictly_longest")
         if word in SUIT_TOKENS:
+            after = self.peek()
+            if after is not None and after.text.lower() in ("is", "below", "above"):
+                return self.relation(tok)
             op = self.next()
             if op.text not in (">", ">=", "<", "<=", "=="):
                 raise ConstraintSyntaxError(
@@ -305,6 +315,22 @@ class ConstraintParser:
             check_possible(name, lo, hi, self.quote(tok, start), tok.col)
             return MeasureRange(name, lo, hi)
         return Flag(name)
+
+    def relation(self, tok: Token) -> Constraint:
+        """``Z is H``, ``Z is not H``, ``Y below Z``, ``Y above Z``: which suits the
+        variables stand for (``Z == H`` compares their lengths)."""
+        op = self.next().text.lower()
+        if op == "is" and self.at("not"):
+            self.next()
+            op = "is not"
+        where = self.peek()
+        right = self.suit()
+        for suit, col in ((tok.text, tok.col), (right, where.col if where else tok.col)):
+            if suit in RANKED_SUITS:
+                raise ConstraintSyntaxError(
+                    f"'{suit} {op}' asks which suit is the hand's {suit}, a question about "
+                    "its cards: write longest(H) or H > S", col)
+        return bound_relation(SuitIs(tok.text, op, right))
 
     def numeric_measure(self, tok: Token) -> str:
         name = measure_name(tok.text)

@@ -345,6 +345,40 @@ class Longest(Constraint):
         return f"{suit_word(self.suit)} {'strictly ' if self.strict else ''}longest"
 
 
+SUIT_RANK = {"C": 0, "D": 1, "H": 2, "S": 3}
+SUIT_RELATIONS = ("is", "is not", "below", "above")
+
+
+@dataclass(frozen=True)
+class SuitIs(Constraint):
+    """Which suit a variable stands for, not its length: ``Z is H``, ``Z is not C``,
+    ``Y below Z`` (ranks lower: clubs below diamonds below hearts below spades). Settled
+    when the suits are bound (``bound_relation``), so no hand is ever tested on it."""
+
+    left: str
+    op: str
+    right: str
+
+    def suits(self) -> set[str]:
+        return {self.left, self.right}
+
+    def __str__(self) -> str:
+        return f"{self.left} {self.op} {self.right}"
+
+    def describe(self) -> str:
+        return f"{suit_word(self.left)} {self.op} {suit_word(self.right)}"
+
+
+def bound_relation(c: SuitIs) -> Constraint:
+    """``c`` itself while a side is still a variable; once both are suits, any or none."""
+    if c.left not in SUIT_RANK or c.right not in SUIT_RANK:
+        return c
+    left, right = SUIT_RANK[c.left], SUIT_RANK[c.right]
+    holds = {"is": left == right, "is not": left != right, "below": left < right,
+             "above": left > right}[c.op]
+    return ANY if holds else NOTHING
+
+
 CONTEXT_WORDS = {
     "vul": "vulnerable", "nonvul": "not vulnerable", "they_vul": "opponents vulnerable",
     "they_nonvul": "opponents not vulnerable", "fav": "favourable vulnerability",
@@ -523,6 +557,8 @@ def _subst(c: Constraint, b: dict[str, str]) -> Constraint:
         return SuitCompare(s(c.left), c.op, s(c.right))
     if isinstance(c, Longest):
         return Longest(s(c.suit), c.strict)
+    if isinstance(c, SuitIs):
+        return bound_relation(SuitIs(s(c.left), c.op, s(c.right)))
     return c
 
 

@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from bidbox.errors import did_you_mean
+from bidbox.lang.constraints import SUIT_VARIABLES
 from bidbox.lang.diagnostics import ConstraintSyntaxError, Diagnostic, Location, Problems
 from bidbox.lang.lexer import Token, strip_comment, tokenize
 
@@ -161,7 +162,12 @@ def _parse_tree_line(doc: Document, number: int, loc_text: str, body: str, col: 
     head = m.group(1)
     rest = body[m.end():]
     location = Location(doc.file, number, col, loc_text)
-    used = _placeholders(doc, body, col, location, params)
+    name_span = None
+    if head == "use":  # where the module's name stands: it may hold a bound suit variable
+        named = re.match(r"\s*([^\s(]+)", rest)
+        if named is not None:
+            name_span = (m.end() + named.start(1), m.end() + named.end(1))
+    used = _placeholders(doc, body, col, location, params, name_span)
     if used is None:
         return None
     template = body if used else None
@@ -187,9 +193,11 @@ def _parse_tree_line(doc: Document, number: int, loc_text: str, body: str, col: 
 
 
 def _placeholders(doc: Document, body: str, col: int, location: Location,
-                  params: tuple[str, ...] | None) -> tuple[str, ...] | None:
+                  params: tuple[str, ...] | None, name_span: tuple[int, int] | None = None
+                  ) -> tuple[str, ...] | None:
     """The parameters a line refers to; None (after an error) for a place-holder that names
-    no parameter. In descriptions an unknown ``{M}`` is left for the suit variable."""
+    no parameter. In descriptions, and in the module name of a use (``use raise_{M}``), an
+    unknown ``{M}`` is left for the suit variable bound where the line is expanded."""
     if "{" not in body:
         return ()
     used: list[str] = []
@@ -198,6 +206,10 @@ def _placeholders(doc: Document, body: str, col: int, location: Location,
         in_string = code[m.start()] != "{"
         names = _NAME.findall(m.group(1))
         if in_string and (params is None or not all(n in params for n in names)):
+            continue
+        if (name_span is not None and name_span[0] <= m.start() < name_span[1]
+                and m.group(1).strip() in SUIT_VARIABLES
+                and (params is None or m.group(1).strip() not in params)):
             continue
         where = Location(location.file, location.line, col + m.start(), location.text)
         if params is None:
