@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.errors import DiffArgumentError as DiffArgumentError
+from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
 from bidbox.lang.compiler import OptionError
 from bidbox.sim.deals import check_deal_arguments, deal_boards
@@ -259,19 +260,22 @@ def cmd_diff(args: argparse.Namespace) -> int:
                 "--against-option")
     out = Path(args.out) if args.out else default_store()
     report = run_diff(now, was, args.deals, args.seed, out)
-    if args.html:
-        path = Path(args.html)
-        try:
-            path.write_text(render_html(report), encoding="utf-8")
-        except OSError as err:
-            raise DiffArgumentError(f"--html '{path}': cannot write it: "
-                                    f"{err.strerror or err}") from None
     if args.json:
         print(json.dumps(report, indent=2, ensure_ascii=False))
     else:
         for line in report_lines(report):
             print(line)
-        if args.html:
+    if args.html:  # after the report, so a page that cannot be written loses nothing else
+        path = Path(args.html)
+        try:
+            write_file(path, render_html(report))  # whole or not at all
+        except OSError as err:
+            kept = f"; the solved deals are kept in '{out}'" if out is not None else ""
+            print(f"bidbox diff: error: --html '{path}': cannot write it: "
+                  f"{describe_error(err)} (nothing written there; the report above is "
+                  f"complete{kept})", file=sys.stderr)
+            return 2
+        if not args.json:
             print(f"written to {args.html}", file=sys.stderr)
     return 0
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from bidbox.api import get_regulation, load_system
 from bidbox.errors import BidboxError
+from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
 
 if TYPE_CHECKING:
@@ -78,12 +79,10 @@ def cmd_publish(args: argparse.Namespace) -> int:
         return 0
     path = Path(out)
     try:
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
+        write_file(path, content)  # whole or not at all
     except OSError as err:
-        raise BidboxError(f"cannot write '{path}': {err.strerror or err}") from None
+        raise BidboxError(f"cannot write '{path}': {describe_error(err)} (nothing written "
+                          "there)") from None
     print(f"wrote {path} ({args.format}, {len(content):,} "
           f"{'bytes' if isinstance(content, bytes) else 'characters'})")
     return 0
@@ -124,9 +123,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     system, unknown, skipped = draft_from(source)
     out = Path(args.output)
     try:
-        out.write_text(system, encoding="utf-8")
+        write_file(out, system)  # whole or not at all
     except OSError as err:
-        raise BidboxError(f"cannot write '{out}': {err.strerror or err}") from None
+        raise BidboxError(f"cannot write '{out}': {describe_error(err)} (nothing written "
+                          "there)") from None
     calls = sum(1 for line in system.splitlines()
                 if line.strip() and not line.lstrip().startswith(("#", "(", "system",
                                                                   "title", "source")))

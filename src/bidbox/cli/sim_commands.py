@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from bidbox.cli.validate import nonempty
+from bidbox.errors import BidboxError
 from bidbox.errors import SimulationArgumentError as SimulationArgumentError
 from bidbox.lang import parse_options
 from bidbox.sim.deals import (
@@ -25,7 +26,7 @@ from bidbox.sim.deals import (
 )
 from bidbox.sim.match import MatchSpec, SystemRef
 from bidbox.sim.parallel import default_workers
-from bidbox.sim.runner import run_match
+from bidbox.sim.runner import MatchRun, run_match
 
 DEFAULT_SEED = 1
 
@@ -71,38 +72,62 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     spec = MatchSpec(SystemRef.resolve(args.a, options_a), SystemRef.resolve(args.b, options_b),
                      uncontested=args.uncontested, par=args.par)
     boards = simulation_boards(args)
+    if args.pbn:  # a wrong extension is said now, not after the whole match
+        from bidbox.formats.pbn import board_format
+
+        board_format(Path(args.pbn))
     out = Path(args.out) if args.out else None
     run = run_match(spec, boards, out, workers=args.workers, scheduler=args.scheduler,
                     plots=not args.no_plots)
+    errors = list(run.write_errors)
     if args.json:
         if args.pbn:
-            from bidbox.cli.export_commands import write_match_boards
-
-            write_match_boards(run.results, spec, Path(args.pbn))
+            _write_match_pbn(run, spec, Path(args.pbn), errors)
         print(json.dumps(run.report.to_json(), indent=2))
-        return _write_errors(run.write_errors, out)
+        return _write_errors(errors, run)
     for line in run.report.lines():
         print(line)
     if args.pbn:
-        from bidbox.cli.export_commands import write_match_boards
-
-        tables = write_match_boards(run.results, spec, Path(args.pbn))
-        print(f"wrote {tables} tables ({len(run.results)} boards) with their alerts to "
-              f"{args.pbn}")
+        tables = _write_match_pbn(run, spec, Path(args.pbn), errors)
+        if tables is not None:
+            print(f"wrote {tables} tables ({len(run.results)} boards) with their alerts to "
+                  f"{args.pbn}")
     if run.files:
         print(f"written to {out}: {', '.join(f.name for f in run.files)}")
     elif out is None:
         print("(give --out DIR to keep the results, resume later, and get the plots)")
-    return _write_errors(run.write_errors, out)
+    return _write_errors(errors, run)
 
 
-def _write_errors(errors: list[str], out: Path | None) -> int:
-    """Status 2 with one line per file not written; the report was printed above and the
-    boards are in the store, so a rerun only writes the files again."""
-    for error in errors:
-        print(f"bidbox simulate: error: cannot write {error} (the board results are kept "
-              f"in the store in '{out}')", file=sys.stderr)
-    return 2 if errors else 0
+def _write_match_pbn(run: MatchRun, spec: MatchSpec, path: Path, errors: list[str]
+                     ) -> int | None:
+    """``--pbn``: the tables of every board, or None with the failure added to ``errors``
+    (the match is played and stored by now, so it is reported, not raised)."""
+    from bidbox.cli.export_commands import write_match_boards
+
+    try:
+        return write_match_boards(run.results, spec, path)
+    except BidboxError as err:
+        text = str(err)
+        errors.append(text.removeprefix("cannot write ") if text.startswith("cannot write ")
+                      else f"'{path}': {text}")
+        return None
+
+
+def _write_errors(errors: list[str], run: MatchRun) -> int:
+    """Status 2 and two lines for files not written: what failed, and what the folder
+    holds complete (every file bidbox writes is whole or absent), so a rerun with the
+    same arguments writes the rest without playing a board again."""
+    if not errors:
+        return 0
+    print(f"bidbox simulate: error: cannot write {'; '.join(errors)}", file=sys.stderr)
+    if run.saved:
+        print(f"  saved complete in {run.saved}; a rerun writes the rest without playing "
+              "the boards again", file=sys.stderr)
+    else:
+        print("  (the report above is complete; give --out DIR to keep the results)",
+              file=sys.stderr)
+    return 2
 
 
 def cmd_deal(args: argparse.Namespace) -> int:

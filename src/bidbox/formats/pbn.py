@@ -21,6 +21,7 @@ from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.errors import BidboxError, plain_reason
 from bidbox.errors import BoardFormatError as BoardFormatError
+from bidbox.files import describe_error, write_file
 from bidbox.formats.alerting import AlertReader
 from bidbox.lang.system import System
 from bidbox.rules.regulation import Regulation
@@ -30,7 +31,8 @@ FORMATS = {".pbn": "pbn", ".lin": "lin"}
 SUIT_SYMBOLS = {"!C": "♣", "!D": "♦", "!H": "♥", "!S": "♠"}
 
 
-def _format_of(path: Path) -> str:
+def board_format(path: Path) -> str:
+    """'pbn' or 'lin', by the extension of ``path``; anything else is an error naming it."""
     kind = FORMATS.get(path.suffix.lower())
     if kind is None:
         raise BoardFormatError(f"'{path}': a board file ends in .pbn or .lin")
@@ -42,7 +44,7 @@ def read_boards(path: Path) -> list[Any]:
     alert notes; a file endplay cannot read is an error naming it."""
     from endplay.parsers import lin, pbn
 
-    kind = _format_of(path)
+    kind = board_format(path)
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -65,7 +67,7 @@ def write_boards(boards: Iterable[Any], path: Path) -> None:
     """Write endplay Boards as PBN or LIN (by the extension)."""
     from endplay.parsers import lin, pbn
 
-    kind = _format_of(path)
+    kind = board_format(path)
     records = list(boards)
     if kind == "pbn":
         text = pbn.dumps(records)
@@ -79,10 +81,10 @@ def write_boards(boards: Iterable[Any], path: Path) -> None:
         lin.dump(records, buffer)
         text = buffer.getvalue()
     try:
-        with path.open("w", encoding="utf-8") as out:
-            out.write(text)
+        write_file(path, text)  # whole or not at all: never a cut-short board
     except OSError as err:
-        raise BoardFormatError(f"cannot write '{path}': {err.strerror}") from None
+        raise BoardFormatError(f"cannot write '{path}': {describe_error(err)} (nothing "
+                               "written there)") from None
 
 
 def _endplay_call(call: Call, alert: bool, note: str | None) -> Any:
@@ -215,4 +217,5 @@ def note_text(text: str | None) -> str:
 
 
 __all__ = ["UNPLAYED", "BoardFormatError", "annotated_auction", "annotated_board", "bid_boards",
-           "bidbox_call", "board_auction", "note_text", "read_boards", "write_boards"]
+           "bidbox_call", "board_auction", "board_format", "note_text", "read_boards",
+           "write_boards"]

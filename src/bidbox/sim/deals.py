@@ -30,6 +30,7 @@ from bidbox.errors import BidboxError, plain_reason, shown
 from bidbox.errors import BoardFileError as BoardFileError
 from bidbox.errors import DealConstraintError as DealConstraintError
 from bidbox.evaluate.dealer import DealBatch, deal_batch
+from bidbox.files import describe_error, write_file
 from bidbox.lang.constraint_parser import parse_constraint
 from bidbox.lang.constraints import And, Constraint, NameRef, Not, Or, substitute
 
@@ -401,10 +402,10 @@ def write_pbn_boards(boards: Boards, path: Path) -> None:
                      dealer=Player(int(boards.dealer(row))))
                for row in range(len(boards))]
     try:
-        with path.open("w", encoding="utf-8") as out:
-            pbn.dump(records, out)
+        write_file(path, pbn.dumps(records))  # whole or not at all: never a cut-short board
     except OSError as err:
-        raise BoardFileError(f"cannot write '{path}': {err.strerror}") from None
+        raise BoardFileError(f"cannot write '{path}': {describe_error(err)} (nothing "
+                             "written there)") from None
 
 
 __all__ = ["MAX_BOARDS", "MAX_SEED", "VULNERABILITIES", "BoardFileError", "Boards",

@@ -8,11 +8,13 @@ side, and the HCP range behind each opening (what the openings really show).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from io import BytesIO
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from bidbox.files import write_file
 from bidbox.sim.match import BoardResult
 from bidbox.sim.report import MatchReport, opening_hcp, opening_weight
 
@@ -110,24 +112,38 @@ def plot_hcp(results: Sequence[BoardResult], report: MatchReport, path: Path) ->
 
 
 def _save(fig: Any, path: Path) -> Path:
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    """Draw into memory, then write the file whole (:func:`bidbox.files.write_file`): a
+    full disk leaves no cut-short PNG and keeps an earlier run's complete one."""
     import matplotlib.pyplot as plt
 
-    plt.close(fig)
+    fig.tight_layout()
+    buffer = BytesIO()
+    try:
+        fig.savefig(buffer, format="png", dpi=110)
+    finally:
+        plt.close(fig)
+    write_file(path, buffer.getvalue())
     return path
 
 
-def write_plots(results: Sequence[BoardResult], report: MatchReport, folder: Path
-                ) -> list[Path]:
-    """Every figure of a match, as PNG files in ``folder``."""
+def write_plots(results: Sequence[BoardResult], report: MatchReport, folder: Path,
+                written: list[Path] | None = None) -> list[Path]:
+    """Every figure of a match, as PNG files in ``folder``. Each file is appended to
+    ``written`` as soon as it is complete, so a caller that meets an ``OSError`` half-way
+    can say which plots were saved."""
     folder.mkdir(parents=True, exist_ok=True)
+    done = written if written is not None else []
     if not results:
-        return []
-    return [plot_imps(results, report, folder / "imps.png"),
-            plot_openings(report, folder / "openings.png"),
-            plot_opening_hcp(results, report, folder / "opening_hcp.png"),
-            plot_hcp(results, report, folder / "hcp.png")]
+        return done
+    drawers: list[tuple[str, Any]] = [
+        ("imps.png", lambda path: plot_imps(results, report, path)),
+        ("openings.png", lambda path: plot_openings(report, path)),
+        ("opening_hcp.png", lambda path: plot_opening_hcp(results, report, path)),
+        ("hcp.png", lambda path: plot_hcp(results, report, path)),
+    ]
+    for name, draw in drawers:
+        done.append(draw(folder / name))
+    return done
 
 
 __all__ = ["plot_hcp", "plot_imps", "plot_opening_hcp", "plot_openings", "write_plots"]

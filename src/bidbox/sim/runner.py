@@ -14,12 +14,13 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bidbox.files import describe_error, write_file
 from bidbox.sim.deals import Boards
 from bidbox.sim.match import BoardResult, MatchSpec
 from bidbox.sim.parallel import Task, run_batches
 from bidbox.sim.plots import write_plots
 from bidbox.sim.report import MatchReport, RunInfo, build_report
-from bidbox.sim.store import ResultStore
+from bidbox.sim.store import STORE_NAME, ResultStore, StoreError
 
 REPORT_NAME = "report.json"
 
@@ -33,6 +34,9 @@ class MatchRun:
     files: list[Path] = field(default_factory=list)
     write_errors: list[str] = field(default_factory=list)
     """Files that could not be written (the board results are in the store all the same)."""
+    saved: str = ""
+    """What the output folder holds complete, for a message about a failed write:
+    "'DIR': sim.sqlite (3 boards), report.json"."""
 
 
 def batch_size_for(remaining: int, workers: int) -> int:
@@ -81,8 +85,13 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
                    desc="simulate", disable=(not progress) if progress is not None else None)
         try:
             for chunk in run_batches(spec, tasks, workers, scheduler):
-                info.boards_computed += store.save(spec.key, boards.source, chunk.boards,
-                                                   chunk.new_cells)
+                try:
+                    info.boards_computed += store.save(spec.key, boards.source,
+                                                       chunk.boards, chunk.new_cells)
+                except StoreError as err:  # a full disk: what is stored stays, say how much
+                    kept = info.boards_from_store + info.boards_computed
+                    raise StoreError(f"{err}; {kept:,} of {len(boards):,} boards are stored "
+                                     "(a rerun plays only the rest)") from None
                 info.bidding_seconds += chunk.bidding_seconds
                 info.dds_seconds += chunk.dds_seconds
                 info.cells_solved += chunk.cells_solved
@@ -96,23 +105,45 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
     files: list[Path] = []
     errors: list[str] = []
     if out is not None:
-        # The results are stored by now: a file that cannot be written (a full disk, a
-        # folder where report.json should be) is reported, and loses no board.
-        if plots:
-            try:
-                files = write_plots(results, report, out)
-            except OSError as err:
-                errors.append(f"plots in '{out}': {err.strerror or err}")
+        # The boards are stored by now. The report is written first, then the optional
+        # plots, each file whole or not at all: a file that cannot be written (a full
+        # disk, a folder where report.json should be) is reported with what was saved.
         report.extra["match"] = f"{spec.key}:{boards.source}"
         path = report_path(out, report.extra["match"])
-        report.extra["files"] = [f.name for f in files] + [path.name]
-        try:
-            path.write_text(json.dumps(report.to_json(), indent=2), encoding="utf-8")
+        report.extra["files"] = [path.name]
+        wrote_report = _write_report(report, path, errors)
+        if plots:
+            try:
+                write_plots(results, report, out, files)
+            except OSError as err:
+                errors.append(f"plots in '{out}': {describe_error(err)}")
+            if files:  # the report lists the plots that are complete
+                report.extra["files"] = [f.name for f in files] + [path.name]
+                if wrote_report:
+                    _write_report(report, path, errors)
+        if wrote_report:
             files.append(path)
-        except OSError as err:
+        else:
             report.extra["files"].remove(path.name)
-            errors.append(f"'{path}': {err.strerror or err}")
-    return MatchRun(report, results, files, errors)
+    saved = _saved(out, len(results), files) if out is not None else ""
+    return MatchRun(report, results, files, errors, saved)
+
+
+def _write_report(report: MatchReport, path: Path, errors: list[str]) -> bool:
+    """Write ``report.json`` whole; a failure is added to ``errors``, not raised."""
+    try:
+        write_file(path, json.dumps(report.to_json(), indent=2))
+    except OSError as err:
+        errors.append(f"'{path}': {describe_error(err)}")
+        return False
+    return True
+
+
+def _saved(out: Path, boards: int, files: list[Path]) -> str:
+    """The complete files of a results folder, the store first."""
+    names = [f"{STORE_NAME} ({boards:,} board{'s' if boards != 1 else ''})",
+             *(f.name for f in files)]
+    return f"'{out}': {', '.join(names)}"
 
 
 def report_path(out: Path, match: str) -> Path:
