@@ -14,6 +14,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from bidbox.engine.features import Array
 from bidbox.engine.inference import Facts
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import profile_space
@@ -27,7 +28,7 @@ from bidbox.engine.statement import (
     shape_words,
     view_of,
 )
-from bidbox.lang.constraints import Constraint
+from bidbox.lang.constraints import Constraint, disjoin
 from bidbox.lang.system import CallEntry, Forcing
 
 ERRATA = re.compile(r"\bour reading\b", re.IGNORECASE)
@@ -42,9 +43,9 @@ FORCING_SAID = {
     Forcing.SIGNOFF: ("sign-off", "signoff", "to play"),
     Forcing.PASS_OR_CORRECT: ("pass or correct", "pass-or-correct"),
 }
-DENIALS_SHOWN = 3  # the most telling denials named; the rest counted
-DENIAL_CHARS = 60  # a denial longer than this (many hand types) is counted, not spelt out
-TELLING_SHARE = 0.005  # a denial that removes fewer of the call's hands is only counted
+DENIALS_SHOWN = 4  # the most telling denials named; the rest counted
+DENIAL_CHARS = 72  # a denial worded longer than this is said by the denied call's text
+TELLING_SHARE = 0.01  # a denial removing fewer of the call's hands goes unsaid
 
 
 def clean_description(text: str) -> str:
@@ -115,9 +116,15 @@ def constraint_words(c: Constraint, ctx: TableContext) -> str | None:
 
 def denial_words(denied: Sequence[CallEntry], shown: Constraint | None, before: Facts,
                  ctx: TableContext) -> list[str]:
-    """The denials that tell something: calls tried first whose hands the call's own
-    meaning (and what the seat showed before) would otherwise include, most telling
-    first (the larger share of those hands they remove), as what the hand lacks."""
+    """The denials that tell something, as what the hand lacks: calls tried first whose
+    hands the call's own meaning (and what the seat showed before) would otherwise
+    include. Chosen greedily, most telling first: each next denial is the one removing
+    the most of the call's hands that the denials already said leave in, so a denial
+    implied by one said before ("13+ HCP, 6+ hearts" after "13+ HCP, 5+ hearts") is not
+    said again. One removing fewer than ``TELLING_SHARE`` of the hands goes unsaid (the
+    JSON's ``denies`` still lists every call); beyond ``DENIALS_SHOWN`` the rest are
+    counted as hand types, never listed as calls.
+    """
     if shown is None:
         return []
     space = profile_space()
@@ -125,27 +132,60 @@ def denial_words(denied: Sequence[CallEntry], shown: Constraint | None, before: 
     if not own.any():
         return []
     weight = space.count
-    own_weight = float(np.sum(weight[own]))
-    scored: list[tuple[float, int, str]] = []
-    seen: set[str] = set()
+    floor = TELLING_SHARE * float(np.sum(weight[own]))
+    candidates: list[tuple[int, CallEntry, Array]] = []
     for order, entry in enumerate(denied):
         overlap = own & relaxed_mask([(entry.choose, ctx)])
-        if not overlap.any():
-            continue  # no hand that makes this call could have made that one
-        words = constraint_words(entry.choose, ctx) or clean_description(entry.text())
-        if words in seen:
+        if float(np.sum(weight[overlap])) >= floor:
+            candidates.append((order, entry, overlap))
+    said: list[str] = []
+    left = own.copy()
+    rest = 0
+    while candidates:
+        gains = [float(np.sum(weight[overlap & left])) for _, _, overlap in candidates]
+        best = max(range(len(candidates)), key=lambda i: (gains[i], -candidates[i][0]))
+        if gains[best] < floor:
+            break  # what is left is implied by the denials said
+        _, entry, overlap = candidates.pop(best)
+        left &= ~overlap
+        if len(said) >= DENIALS_SHOWN:
+            rest += 1
             continue
-        seen.add(words)
-        scored.append((-float(np.sum(weight[overlap])), order, words))
-    scored.sort(key=lambda s: (len(s[2]) > DENIAL_CHARS, s[0], s[1]))
-    named = [w for share, _, w in scored if len(w) <= DENIAL_CHARS
-             and -share >= TELLING_SHARE * own_weight][:DENIALS_SHOWN]
-    out = [f"denies {w}" for w in named]
-    rest = len(scored) - len(named)
-    if rest > 0 and out:  # only counted: the JSON's "denies" lists every call
-        out.append(f"and {rest} more call{'s' if rest > 1 else ''}")
+        words = denied_words(entry, ctx, own)
+        if words not in said:
+            said.append(words)
+    out = [f"denies {w}" for w in said]
+    if rest:
+        out.append(f"and {rest} rarer hand type{'s' if rest > 1 else ''}")
     return out
 
 
+def denied_words(entry: CallEntry, ctx: TableContext, own: Array | None = None) -> str:
+    """What a hand that did not make ``entry`` lacks, in a line a player reads.
+
+    Of an either/or meaning only the hand types the call's own hands (``own``, points of
+    the profile space) could hold are said: a 10-14 opening denies the 6+ hearts type
+    of a multi-way two, not its 6-9 types. The meaning's words are used, or, when its
+    hand types make them too long ("16-22 HCP with either (6+ spades, 8+ playing tricks,
+    single-suited) or ..."), the call's text as the notes write it ("strong two: 8+
+    playing tricks, five or more spades"). Never the hull of the hand types: denying
+    the hull would deny hands the call leaves out.
+    """
+    meaning = entry.choose
+    narrowed = False
+    alts = _alternatives(meaning)
+    if alts and own is not None:
+        kept = [a for a in alts if (own & relaxed_mask([(a, ctx)])).any()]
+        if kept and len(kept) < len(alts):
+            meaning, narrowed = disjoin(kept), True
+    words = constraint_words(meaning, ctx)
+    if words is not None and len(words) <= DENIAL_CHARS:
+        return words
+    text = clean_description(entry.text())
+    if not narrowed and (words is None or len(text) < len(words)):
+        return text
+    return words if words is not None else text
+
+
 __all__ = ["call_meaning", "clean_description", "constraint_words", "denial_words",
-           "forcing_said"]
+           "denied_words", "forcing_said"]
