@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
-from bidbox.core.calls import GAME_LEVEL
+from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call
 from bidbox.engine.judgement import expected_scores, is_invitation, trick_distribution
 from bidbox.engine.walk import replay
@@ -185,3 +185,21 @@ def test_a_game_forcing_relay_double_keeps_the_force() -> None:
                "    X hcp 11+, 4+H [penalty, gf] \"for penalties\"\n")
     _, state = replay(Auction.parse("1D 1H X"), as_systems(compile_text(penalty, "p.bbx")))
     assert not state.side(Seat.N).game_forced  # defending doubled is the force's end
+
+
+def test_a_partscore_the_notes_give_another_shape_does_not_cap_a_rescue() -> None:
+    # The notes' escapes after 1NT X P P XX are two-suiters (2C: clubs and diamonds);
+    # with neither, their pass is the last resort. A hand with nothing, six clubs and a
+    # singleton diamond still runs (in clubs, above the notes' 2C): 1NT redoubled
+    # opposite 12 HCP goes several down. The notes' 2C used to cap every call from it up.
+    system = compile_text(
+        "1NT hcp 11-14, balanced [opening]\n"
+        "  (X)\n"
+        "    P any [artificial, priority -50]\n"
+        "      XX any [artificial]\n"
+        "        2C 4+C, 4+D [two-suited]\n"
+        "        2H 4+H, 4+S [two-suited]\n"
+        "        P any [priority -100]\n", "swine.bbx")
+    auction = Auction.parse("1NT X P P XX P", dealer=Seat.S)
+    result = choose_call(Hand.parse("T842.T9.8.875432"), auction, as_systems(system))
+    assert result.source == "placement" and result.call.strain is Strain.C, result

@@ -445,7 +445,13 @@ def _contract_ours(auction: Auction) -> bool:
 
 
 def _reserved_bids(auction: Auction, defined: set[Call]) -> list[Call]:
+    """The defined bids that cap a placement: games and slams only. Those the notes give
+    to stronger hands (3NT for 19, 6NT for a maximum), so a weaker hand does not jump past
+    them. A partscore the notes define is usually a shape (2C "clubs and diamonds" in a
+    rescue), and a hand of another shape may still bid above it: capping there left
+    1NT redoubled in with no points (benchmarks/bench_real_boards.py)."""
     return [c for c in sorted(defined, key=lambda c: c.rank) if c.is_bid
+            and c.strain is not None and c.level >= GAME_LEVEL[c.strain]
             and auction.is_legal(c)]
 
 
