@@ -108,6 +108,11 @@ def test_bid_a_board_to_the_end_review_export_and_replay(server: str, browser: A
     page.hover("#auction button.call[data-index='2']")
     explained = page.inner_text("#explain")
     assert "Stayman" in explained and "Alert: conventional" in explained
+    # as `bidbox explain` says it: what the hand lacks, and each seat's bounds in words
+    assert "denies 13+ HCP, 5+ hearts" in explained and "denies: " not in explained
+    page.wait_for_function("document.getElementById('knowledge').innerText"
+                           ".includes('N 12-14 HCP, balanced')")
+    assert "0-37" not in page.inner_text("#knowledge")
     shoot(page, "table")
 
     # 3NT is a jump: the Stop card comes up before the call is made

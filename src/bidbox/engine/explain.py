@@ -167,12 +167,12 @@ def seat_facts(auction: Auction, systems: Mapping[Side, System]) -> dict[Seat, F
     return facts_by_seat(read_auction(auction, systems))
 
 
-def _read_calls(auction: Auction, systems: Mapping[Side, System]
+def _read_calls(auction: Auction, systems: Mapping[Side, System], denials: bool = False
                 ) -> tuple[list[CallExplanation], dict[Seat, Facts]]:
     readings = read_auction(auction, systems)
-    # The web table reads every call through here and shows the denied calls, not their
-    # words: wording denials would cost a fifth of a second a request.
-    return _explain_calls(readings, denials=False), facts_by_seat(readings)
+    # The web table reads every call through here, with ``denials``: wording them costs
+    # about a second once per process (the profile space's masks), then ~15 ms an auction.
+    return _explain_calls(readings, denials=denials), facts_by_seat(readings)
 
 
 def _explain_calls(readings: list[CallReading], denials: bool = True

@@ -21,11 +21,14 @@ from bidbox.engine.explain import seat_facts
 from bidbox.engine.features import HandFeatures
 from bidbox.engine.inference import fitting
 from bidbox.engine.predicates import compile_predicate
+from bidbox.engine.walk import table_context
+from bidbox.engine.wording import call_meaning, constraint_words
 from bidbox.errors import BidboxError
 from bidbox.errors import NodeNotFoundError as NodeNotFoundError
 from bidbox.evaluate.dealer import deal_batch
 from bidbox.lang.system import Node
 from bidbox.rules.alerts import alert_rule, decide_call_alert
+from bidbox.rules.meaning import DEFAULT_CONTEXT
 
 SAMPLE_DEALS = 5_000
 """Deals in the pool sample hands come from (20,000 hands; seeded, so pages are stable)."""
@@ -98,8 +101,14 @@ def node_view(system: System, path: str) -> dict[str, Any]:
         except BidboxError:
             alert, rule, stop = None, None, False
         after = _key(entry.auction)
+        # What the table reads (explain's words): errata readings out, suits named.
+        try:
+            ctx = table_context(before.add(entry.call), len(before.calls))
+        except BidboxError:
+            ctx = DEFAULT_CONTEXT
         calls.append({
-            "call": str(entry.call), "seat": str(seat), "meaning": entry.text(),
+            "call": str(entry.call), "seat": str(seat), "meaning": call_meaning(entry, ctx),
+            "description": entry.text(), "shows_text": constraint_words(entry.shown, ctx),
             "shows": str(entry.shows), "forcing": None if entry.forcing is None
             else entry.forcing.value, "tags": list(entry.tags), "priority": entry.priority,
             "location": str(entry.location), "alert": alert, "alert_rule": rule,

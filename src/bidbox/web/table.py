@@ -32,11 +32,13 @@ from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.features import HandFeatures
 from bidbox.engine.predicates import compile_predicate
 from bidbox.engine.walk import table_context
+from bidbox.engine.wording import constraint_words, forcing_said
 from bidbox.errors import BidboxError
 from bidbox.errors import TableConflictError as TableConflictError
 from bidbox.errors import TableError as TableError
 from bidbox.evaluate.dealer import DealBatch, deal_batch
 from bidbox.lang import parse_options, shipped_systems
+from bidbox.lang.system import Forcing
 from bidbox.sim.deals import (
     board_dealer,
     board_vulnerability,
@@ -225,6 +227,7 @@ class Table:
         data.pop("knowledge", None)
         calls: list[dict[str, Any]] = list(data["calls"])  # type: ignore[call-overload]
         for row, made in zip(calls, self.calls, strict=True):
+            _with_forcing_text(row)
             row["by"] = made["by"]
             if "reason" in made:
                 row["reason"] = made["reason"]
@@ -232,10 +235,13 @@ class Table:
         return data
 
     def knowledge(self) -> dict[str, Any]:
-        """What each seat is known to hold after the auction so far (``System.explain``)."""
+        """What each seat is known to hold after the auction so far, as ``bidbox explain``
+        states it (each seat's ``text``; ``partnerships``: what both seats of a side hold
+        together), with the measured ranges beside it for other tools."""
         ns, ew = self.ns_ew()
         data = ns.explain(self.auction(), opponents=ew).to_json()
-        return {"auction": data["auction"], "knowledge": data["knowledge"]}
+        return {"auction": data["auction"], "knowledge": data["knowledge"],
+                "partnerships": data.get("partnerships", {})}
 
     def preview(self, text: str) -> dict[str, Any]:
         """What the person's call would show, its alert and Stop card, before it is made."""
@@ -245,7 +251,7 @@ class Table:
         call = Call.parse(text)
         after = auction.add(call)
         ns, ew = self.ns_ew()
-        return _explain_calls(after, ns, ew)[len(after.calls) - 1].to_json()
+        return _with_forcing_text(_explain_calls(after, ns, ew)[len(after.calls) - 1].to_json())
 
     def state(self, explanation: Mapping[str, Any]) -> dict[str, Any]:
         """The JSON of ``GET /api/tables/{id}`` (keys are a public contract)."""
@@ -336,6 +342,8 @@ class Table:
                 "index": i, "auction_before": str(before), "call": made["call"],
                 "meaning": yours.meaning,
                 "shows": None if yours.shows is None else str(yours.shows),
+                "shows_text": None if yours.shows is None else
+                constraint_words(yours.shows, table_context(auction, i)),
                 "hand_fits": fits,
                 "system_call": str(robot.call), "system_meaning": robot.meaning,
                 "system_reason": robot.reason, "system_source": robot.source,
@@ -355,9 +363,19 @@ def _explain_calls(auction: Auction, ns: System, ew: System) -> Explanation:
     from bidbox.engine.explain import _read_calls
     from bidbox.rules.alerts import decide_alerts
 
-    calls, _ = _read_calls(auction, {Side.NS: ns.compiled, Side.EW: ew.compiled})
+    calls, _ = _read_calls(auction, {Side.NS: ns.compiled, Side.EW: ew.compiled},
+                           denials=True)
     result = EngineExplanation(auction, calls, {})
     return Explanation(result, tuple(decide_alerts(result, get_regulation("sbu"))))
+
+
+def _with_forcing_text(row: dict[str, Any]) -> dict[str, Any]:
+    """Add ``forcing_text``: the forcing word as ``bidbox explain`` prints it, empty when
+    the meaning already says it (one forcing word, not "invitational, invitational")."""
+    forcing = Forcing(row["forcing"]) if row.get("forcing") else None
+    row["forcing_text"] = ("" if forcing is None or forcing_said(str(row["meaning"]), forcing)
+                           else str(forcing))
+    return row
 
 
 def _strains() -> Sequence[Any]:
@@ -368,7 +386,7 @@ def _strains() -> Sequence[Any]:
 
 def _why(row: Mapping[str, Any], hand: Hand) -> str:
     """One sentence on a call that differs from the system's, from the meanings."""
-    shows = row["shows"]
+    shows = row.get("shows_text") or row["shows"]
     if row["hand_fits"] is False:
         mine = f"your {row['call']} shows {shows}, which your hand ({hand.pbn()}) does not hold"
     elif shows is None:

@@ -135,17 +135,25 @@ function sourceText(source) {
   return { system: "the notes", base: "the natural base", placement: "the captain's placement (judgement)" }[source] || source || "?";
 }
 
+// What a call says, as `bidbox explain` prints it: the meaning, one forcing word (none
+// when the meaning says it), and what the hand lacks ("denies 12-14 HCP, balanced").
+function forcingText(c) {
+  return c.forcing_text ? ` · ${esc(c.forcing_text)}` : "";
+}
+
+function deniesText(c) {
+  return c.denies_text && c.denies_text.length ? `<div class="denies">${esc(c.denies_text.join("; "))}</div>` : "";
+}
+
 function explainCall(index) {
   const c = current.calls[index];
-  const forcing = c.forcing ? ` · ${esc(c.forcing)}` : "";
   const alert = c.alert ? `<div class="alert">Alert: ${esc(c.alert_rule)}</div>` :
     `<div class="no-alert">no alert: ${esc(c.alert_rule)}</div>`;
   const stop = c.stop_card ? '<div class="stop">Stop card: a jump bid</div>' : "";
   const reason = c.reason ? `<div class="reason">why: ${esc(c.reason)}</div>` : "";
-  const shows = c.shows ? `<div class="shows">shows: ${esc(c.shows)}</div>` : "";
-  const denies = c.denies && c.denies.length ? `<div class="denies">denies: ${c.denies.map(show).join(" ")}</div>` : "";
-  $("explain").innerHTML = `<b>${c.seat} ${show(c.call)}</b> ${c.by === "you" ? "(you)" : ""}: ${esc(c.meaning)}${forcing}` +
-    alert + stop + shows + denies + `<div class="source">decided by ${sourceText(c.source)}</div>` + reason;
+  const note = c.note ? `<div class="note">${esc(c.note)}</div>` : "";
+  $("explain").innerHTML = `<b>${c.seat} ${show(c.call)}</b> ${c.by === "you" ? "(you)" : ""}: ${esc(c.meaning)}${forcingText(c)}` +
+    alert + stop + deniesText(c) + note + `<div class="source">decided by ${sourceText(c.source)}</div>` + reason;
   $("explain").hidden = false;
 }
 
@@ -173,8 +181,7 @@ async function previewCall(call) {
     pending = call;
     $("stop-card").hidden = !p.stop_card;
     const alert = p.alert ? `<div class="alert">Alert! Partner alerts it: ${esc(p.alert_rule)}</div>` : "";
-    $("preview-text").innerHTML = `<b>${show(call)}</b>: ${esc(p.meaning)}` + alert +
-      (p.shows ? `<div class="shows">shows: ${esc(p.shows)}</div>` : "");
+    $("preview-text").innerHTML = `<b>${show(call)}</b>: ${esc(p.meaning)}${forcingText(p)}` + alert + deniesText(p);
     $("confirm").textContent = `Bid ${show(call)}`;
     $("preview").hidden = false;
   } catch (err) {
@@ -224,17 +231,18 @@ async function drawKnowledge() {
   const id = current.id, auction = current.auction;
   let k = {};
   try {
-    k = (await api("GET", `/api/tables/${id}/knowledge`)).knowledge;
+    k = await api("GET", `/api/tables/${id}/knowledge`);
   } catch (err) {
     return;
   }
   if (!current || current.id !== id || current.auction !== auction) return;
-  const rows = Object.entries(k).map(([seat, facts]) => {
-    const parts = [];
-    if (facts.hcp) parts.push(`${facts.hcp[0]}-${facts.hcp[1]} HCP`);
-    for (const s of ["S", "H", "D", "C"]) if (facts[s] && (facts[s][0] > 0 || facts[s][1] < 12)) parts.push(`${facts[s][0]}-${facts[s][1]}${SUITS[s]}`);
-    return `<div><b>${seat}</b> ${parts.join(", ")}${facts.consistent === false ? " (inconsistent)" : ""}</div>`;
-  });
+  // Each seat as `bidbox explain` states it ("10-22 HCP, 4+ spades"), then each side's
+  // combined line; the measured ranges stay in the JSON for other tools.
+  const rows = Object.entries(k.knowledge || {}).map(([seat, facts]) =>
+    `<div class="seat-known" data-seat="${esc(seat)}"><b>${esc(seat)}</b> ${esc(facts.text || "nothing shown")}</div>`);
+  for (const [side, text] of Object.entries(k.partnerships || {})) {
+    rows.push(`<div class="side-known" data-side="${esc(side)}"><b>${esc(side.split("").join("+"))}</b> ${esc(text)}</div>`);
+  }
   $("knowledge").innerHTML = rows.length ? "<h3>Known now</h3>" + rows.join("") : "";
 }
 
@@ -330,7 +338,7 @@ async function browse(path) {
     `<b>${esc(auctionText(node.path))}</b>${up}`;
   $("node-calls").querySelector("tbody").innerHTML = node.calls.map((c, i) => `<tr>` +
     `<td>${c.continues ? `<a href="#" class="node-link" data-path="${esc(c.path)}">${show(c.call)}</a>` : show(c.call)}</td>` +
-    `<td title="${esc(c.shows)} (${esc(c.location)})">${esc(c.meaning)}</td><td>${esc(c.forcing || "")}</td>` +
+    `<td title="${esc(c.shows_text || c.shows)} (${esc(c.location)})">${esc(c.meaning)}</td><td>${esc(c.forcing || "")}</td>` +
     `<td title="${esc(c.alert_rule || "")}">${c.alert ? "alert" : ""}${c.stop_card ? " stop" : ""}</td>` +
     `<td class="sample">${esc(c.sample_hand || "")}</td>` +
     `<td><button class="practise quiet" data-index="${i}" title="deal a board whose auction reaches ${esc(c.auction)}; you sit ${c.seat}">practise</button></td></tr>`).join("");
