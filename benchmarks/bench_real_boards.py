@@ -26,6 +26,9 @@ Other figures, per system (definitions, because each is a choice):
   the last bid so far was the other side's;
 - final contract in an artificial call: the bid that became the contract was made by a
   system entry that is artificial (``CallEntry.is_artificial``: relay, transfer, ...);
+  split by who left it in, the source of the call partner of its bidder made next: the
+  notes (a pass they define: "plays the 3NT answer", responder's pass of a transfer
+  opening), the base, or judgement (the placement; the issue's "never");
 - game force dropped: auctions in which a side made a game-forcing call and did not end
   declaring a game, unless the final contract was doubled (a penalty double passed);
 - one-hand against batch: each deal is also bid by ``bid_batch`` and the two auctions are
@@ -317,6 +320,7 @@ class BoardReplay:
     artificial_final: bool
     game_force_dropped: bool
     batch_auction: Auction
+    artificial_left_by: str = ""  # the source of the pass that left it in; "" if natural
 
     @property
     def agrees(self) -> bool:
@@ -332,6 +336,7 @@ class BoardReplay:
                 "sources": dict(self.sources),
                 "fallback_pass_over_bid": self.fallback_pass_over_bid,
                 "artificial_final": self.artificial_final,
+                "artificial_left_by": self.artificial_left_by,
                 "game_force_dropped": self.game_force_dropped,
                 "batch_auction": str(self.batch_auction)}
 
@@ -365,6 +370,22 @@ def artificial_final(auction: Auction, results: Sequence[BidResult]) -> bool:
     last = auction.last_bid_index()
     entry = results[last].entry if last >= 0 else None
     return entry is not None and entry.is_artificial
+
+
+def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
+    """Who left an artificial final contract in: the next call of its bidder's partner,
+    ``system`` when it is a pass the notes list there, else its source (``placement``:
+    judgement passed it on its own); "" when the final contract is natural or nobody of
+    that side called again."""
+    if not artificial_final(auction, results):
+        return ""
+    after = auction.last_bid_index() + 2
+    if after >= len(results):
+        return ""
+    # A pass the notes list here (responder's "to play, or too weak" pass of a transfer
+    # opening) is the notes' even where judgement weighed it against the calls they leave
+    # open and kept it.
+    return "system" if results[after].entry is not None else call_source(results[after])
 
 
 def game_force_dropped(auction: Auction, results: Sequence[BidResult]) -> bool:
@@ -424,7 +445,8 @@ def replay(boards: Sequence[RealBoard], system: System, name: str | None = None
             loss_to_par(ns, par) - loss_to_par(recorded_ns, par),
             Counter(call_source(r) for r in results),
             fallback_pass_over_bid(auction, results), artificial_final(auction, results),
-            game_force_dropped(auction, results), batch_auction))
+            game_force_dropped(auction, results), batch_auction,
+            artificial_left_by(auction, results)))
     return out
 
 
@@ -459,6 +481,8 @@ def summarize(run: SystemReplay) -> dict[str, Any]:
         "call_sources": {s: calls[s] / total_calls if total_calls else 0.0 for s in names},
         "fallback_pass_over_bid": sum(r.fallback_pass_over_bid for r in rows),
         "artificial_final": sum(r.artificial_final for r in rows),
+        "artificial_final_left_by": dict(Counter(r.artificial_left_by for r in rows
+                                                 if r.artificial_final)),
         "game_force_dropped": sum(r.game_force_dropped for r in rows),
         "batch_disagreements": len(disagree),
         "batch_disagreement_boards": disagree,
@@ -508,6 +532,9 @@ def report_lines(summaries: Sequence[dict[str, Any]]) -> list[str]:
          [_share(s["fallback_pass_over_bid"], s["boards"]) for s in summaries] + ["-"]),
         ("final contract artificial",
          [_share(s["artificial_final"], s["boards"]) for s in summaries] + ["0"]),
+        ("  left in by notes / base / judgement",
+         [" / ".join(str(s["artificial_final_left_by"].get(k, 0))
+                     for k in ("system", "base", "placement")) for s in summaries] + ["-"]),
         ("game force dropped below game",
          [_share(s["game_force_dropped"], s["boards"]) for s in summaries] + ["-"]),
         ("one-hand vs batch disagreements",

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from bidbox.core import Auction, Call, Seat, Side, Vulnerability
+from bidbox.core.calls import PASS
 from bidbox.lang import load_system
 from bidbox.lang.system import Forcing
 from bidbox.sim.double_dummy import full_tables
@@ -161,5 +162,13 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
     relay_end = Auction.parse("2C P 2D P P P", Seat.N)
     assert b.artificial_final(relay_end, calls[:3] + [fake("P")] * 3)
     assert not b.artificial_final(auction, calls)
+    # Who left it in: a pass the notes list is theirs; one judgement made alone is not.
+    notes_pass = calls[:3] + [fake("P")] * 3
+    assert b.artificial_left_by(relay_end, notes_pass) == "system"
+    judged = SimpleNamespace(call=PASS, entry=None, forcing=None, fallback=False,
+                             source="placement")
+    assert b.artificial_left_by(relay_end, [*calls[:3], fake("P"), judged, fake("P")]) \
+        == "placement"
+    assert b.artificial_left_by(auction, calls) == ""
     assert [b.call_source(c) for c in calls[:2]] == ["system", "fallback"]
     assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
