@@ -33,7 +33,6 @@ from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.evaluate import get_measure
 from bidbox.lang.constraints import (
     ANY,
-    NOTHING,
     RANKED_SUITS,
     SUIT_NAMES,
     Always,
@@ -41,13 +40,13 @@ from bidbox.lang.constraints import (
     Constraint,
     Flag,
     MeasureRange,
-    Not,
     Or,
     SuitFlag,
     SuitRange,
     conjoin,
-    disjoin,
-    negate,
+)
+from bidbox.lang.constraints import (
+    relax as relax_terms,
 )
 
 SUIT_KEYS = ("S", "H", "D", "C")
@@ -80,21 +79,10 @@ def _ranked(c: Constraint) -> bool:
     return bool(c.suits() & set(RANKED_SUITS)) and not c.measures() <= {"lengths"}
 
 
-def relax(c: Constraint, positive: bool = True) -> Constraint:
-    """A constraint the profile space can read that every hand meeting ``c`` meets.
-
-    A card-level term is replaced by "any hand" where it restricts (``positive``) and by
-    "no hand" under a negation, so the relaxed form is implied by the original.
-    """
-    if isinstance(c, And):
-        return conjoin([relax(i, positive) for i in c.items])
-    if isinstance(c, Or):
-        return disjoin([relax(i, positive) for i in c.items])
-    if isinstance(c, Not):
-        return negate(relax(c.item, not positive))
-    if is_exact_term(c):
-        return c
-    return ANY if positive else NOTHING
+def relax(c: Constraint) -> Constraint:
+    """A constraint the profile space can read that every hand meeting ``c`` meets: its
+    card-level terms relaxed away (lang.constraints.relax)."""
+    return relax_terms(c, is_exact_term)
 
 
 def relaxed_mask(facts: Facts) -> Array:
@@ -216,6 +204,23 @@ def view_of(facts: Facts, extra: Sequence[tuple[Constraint, TableContext]] = ()
             seen.add(text)
             view.flags.append(text)
     return view
+
+
+def hcp_statement(facts: Facts) -> str | None:
+    """The HCP a seat's facts bound, as its "Known now" line says it ("10-22 HCP",
+    "19+ HCP"; None: no bound; "no hand fits" when none does). The HCP part of
+    :func:`view_of` alone, for a reader such as the convention card that needs no other
+    measure (view_of also bounds every measure a meaning names, on the dealt pool)."""
+    mask = relaxed_mask(facts) if facts else np.ones(profile_space().n, dtype=bool)
+    if not mask.any():
+        return "no hand fits"
+    space = profile_space()
+    hcp = space.hcp[mask]
+    lengths = space.lengths[mask]
+    bounds = {k: (float(lengths[:, i].min()), float(lengths[:, i].max()))
+              for i, k in enumerate(SUIT_KEYS)}
+    lo, hi = float(hcp.min()), float(hcp.max())
+    return hcp_words(lo, hi, hi >= _most_hcp(bounds))
 
 
 def _most_hcp(lengths: Mapping[str, tuple[float, float]]) -> float:
@@ -529,6 +534,8 @@ def shape_words(shown: Constraint, ctx: TableContext) -> str | None:
 __all__ = [
     "SeatView",
     "Stated",
+    "hcp_statement",
+    "hcp_words",
     "relax",
     "relaxed_mask",
     "shape_words",

@@ -51,9 +51,11 @@ from bidbox.lang.constraints import (
     conjoin,
     context_holds,
     disjoin,
+    map_terms,
     negate,
     nesting_depth,
     substitute,
+    terms,
     variable_values,
 )
 from bidbox.lang.diagnostics import (
@@ -114,9 +116,7 @@ ALL_CONTEXTS = tuple(TableContext(s, v, t, p, b) for s, v, t, p, b in itertools.
 
 
 def _is_context_only(c: Constraint) -> bool:
-    if isinstance(c, Context | Always):
-        return True
-    return bool(c.children()) and all(_is_context_only(i) for i in c.children())
+    return all(isinstance(t, Context | Always) for t in terms(c))
 
 
 class Compiler:
@@ -335,23 +335,21 @@ class Compiler:
 
     def _resolve_names(self, c: Constraint, location: Location,
                        stack: tuple[str, ...] = (), level: int = 0) -> Constraint:
-        if isinstance(c, NameRef):
-            if c.name in self.def_tokens:
-                return self.resolve_def(c.name, stack, level)
-            known = [m.name for m in all_measures()] + list(self.def_tokens) + list(CONTEXT_WORDS)
-            self.error(location, f"unknown measure or name '{c.name}'"
-                                 f"{did_you_mean(c.name, known)}",
-                       location.text.find(c.name) + 1 or None)
-            return ANY
-        if isinstance(c, And):
-            return conjoin([self.resolve_names(i, location, stack, level + 1)
-                            for i in c.items])
-        if isinstance(c, Or):
-            return disjoin([self.resolve_names(i, location, stack, level + 1)
-                            for i in c.items])
-        if isinstance(c, Not):
-            return negate(self.resolve_names(c.item, location, stack, level + 1))
-        return c
+        # Through defs (a stack) the and/or/not levels add up: resolve_def bounds them.
+        return map_terms(c, lambda t: self._resolve_name(
+            t.c, location, stack, level + t.depth if stack else 0))
+
+    def _resolve_name(self, c: Constraint, location: Location, stack: tuple[str, ...],
+                      level: int) -> Constraint:
+        if not isinstance(c, NameRef):
+            return c
+        if c.name in self.def_tokens:
+            return self.resolve_def(c.name, stack, level)
+        known = [m.name for m in all_measures()] + list(self.def_tokens) + list(CONTEXT_WORDS)
+        self.error(location, f"unknown measure or name '{c.name}'"
+                             f"{did_you_mean(c.name, known)}",
+                   location.text.find(c.name) + 1 or None)
+        return ANY
 
     # --- modules ------------------------------------------------------------------
     def check_modules(self) -> None:
@@ -1288,17 +1286,12 @@ def _is_measure(word: str) -> bool:
 
 
 def _placeholder_names(c: Constraint) -> bool:
-    if isinstance(c, NameRef):
-        return c.name.startswith("{")
-    if any(isinstance(s, str) and s.startswith("{") for s in c.suits()):
-        return True
-    return any(_placeholder_names(i) for i in c.children())
+    return any(t.name.startswith("{") if isinstance(t, NameRef)
+               else any(s.startswith("{") for s in t.suits()) for t in terms(c))
 
 
 def _has_names(c: Constraint) -> bool:
-    if isinstance(c, NameRef):
-        return True
-    return any(_has_names(i) for i in c.children())
+    return any(isinstance(t, NameRef) for t in terms(c))
 
 
 def _read_head(inner: str, ours: bool) -> tuple[str, object]:

@@ -8,8 +8,9 @@ at the end means "some suit" and becomes a disjunction (4+M: 4+H or 4+S).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from bidbox.core.calls import Strain
 
@@ -501,6 +502,50 @@ def negate(c: Constraint) -> Constraint:
     return Not(c)
 
 
+# --- the one walk over and/or/not ------------------------------------------------------
+class Term(NamedTuple):
+    """A term of a constraint as ``map_terms`` meets it: a node that is not and/or/not,
+    whether it counts for the hand (``positive``: under an even number of nots) and how
+    many and/or/not levels hold it (``depth``)."""
+
+    c: Constraint
+    positive: bool
+    depth: int
+
+
+def map_terms(c: Constraint, change: Callable[[Term], Constraint], positive: bool = True,
+              depth: int = 0) -> Constraint:
+    """``c`` with each term replaced by ``change(term)`` and its and/or/not rebuilt with
+    conjoin/disjoin/negate, so a term turned into any or none folds away. Every rewrite of
+    a constraint's terms (binding suits, resolving names, relaxing) is this walk; the
+    recursion is bounded by MAX_NESTING, which parser and compiler enforce."""
+    if isinstance(c, And):
+        return conjoin([map_terms(i, change, positive, depth + 1) for i in c.items])
+    if isinstance(c, Or):
+        return disjoin([map_terms(i, change, positive, depth + 1) for i in c.items])
+    if isinstance(c, Not):
+        return negate(map_terms(c.item, change, not positive, depth + 1))
+    return change(Term(c, positive, depth))
+
+
+def terms(c: Constraint) -> Iterator[Constraint]:
+    """The terms of ``c`` (what is not and/or/not), left to right, without recursion."""
+    stack = [c]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, And | Or | Not):
+            stack.extend(reversed(node.children()))
+        else:
+            yield node
+
+
+def relax(c: Constraint, keep: Callable[[Constraint], bool]) -> Constraint:
+    """A constraint of only the terms ``keep`` accepts that every hand meeting ``c`` meets:
+    another term counts as any hand where it restricts the hand and as no hand under a
+    negation (so ``not stoppers(H)`` relaxes to any, not to none)."""
+    return map_terms(c, lambda t: t.c if keep(t.c) else ANY if t.positive else NOTHING)
+
+
 def substitute(c: Constraint, binding: dict[str, str]) -> Constraint:
     """Replace bound suit variables; a free variable means "some suit" over the smallest
     part of the constraint that holds all its uses: ``not 4+M`` is "no four-card major",
@@ -540,15 +585,13 @@ def _expand_free(c: Constraint, binding: dict[str, str]) -> Constraint:
 
 
 def _subst(c: Constraint, b: dict[str, str]) -> Constraint:
+    return map_terms(c, lambda t: _subst_term(t.c, b))
+
+
+def _subst_term(c: Constraint, b: dict[str, str]) -> Constraint:
     def s(x: str) -> str:
         return b.get(x, x)
 
-    if isinstance(c, And):
-        return conjoin([_subst(i, b) for i in c.items])
-    if isinstance(c, Or):
-        return disjoin([_subst(i, b) for i in c.items])
-    if isinstance(c, Not):
-        return negate(_subst(c.item, b))
     if isinstance(c, SuitRange):
         return SuitRange(c.measure, s(c.suit), c.lo, c.hi)
     if isinstance(c, SuitFlag):

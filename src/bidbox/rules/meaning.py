@@ -18,18 +18,16 @@ from bidbox.engine.explain import sample_hands
 from bidbox.engine.features import Array, Features, HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
+from bidbox.engine.witness import witness_hand
 from bidbox.lang.constraints import (
-    ANY,
-    NOTHING,
     And,
     Constraint,
     Not,
     Or,
-    conjoin,
-    disjoin,
-    negate,
 )
-from bidbox.verify.lint import witness_hand
+from bidbox.lang.constraints import (
+    relax as relax_terms,
+)
 
 DEFAULT_CONTEXT = TableContext(seat=1, vul=False, they_vul=False, passed=False)
 
@@ -155,20 +153,15 @@ def _profiles_of(space: HandFeatures) -> tuple[Array, Array]:
 MIN_SAMPLED = 200  # fewer fitting dealt hands than this are too few to read shape from
 
 
-def relax(c: Constraint, positive: bool = True) -> Constraint:
+def relax(c: Constraint) -> Constraint:
     """``c`` with every measure the profile space cannot answer (honour locations, suit
-    quality, losers) replaced so that the result holds for a superset of the hands: true
-    where it occurs positively, false under a negation. Lower bounds read from it stay
-    true of ``c``."""
-    if c.measures() <= EXACT_MEASURES:
-        return c
-    if isinstance(c, And):
-        return conjoin([relax(i, positive) for i in c.items])
-    if isinstance(c, Or):
-        return disjoin([relax(i, positive) for i in c.items])
-    if isinstance(c, Not):
-        return negate(relax(c.item, not positive))
-    return ANY if positive else NOTHING
+    quality, losers) relaxed away (lang.constraints.relax), so that the result holds for a
+    superset of the hands: lower bounds read from it stay true of ``c``."""
+    return relax_terms(c, _is_exact)
+
+
+def _is_exact(c: Constraint) -> bool:
+    return c.measures() <= EXACT_MEASURES
 
 
 @cache
