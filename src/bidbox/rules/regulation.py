@@ -1,4 +1,5 @@
-"""What every jurisdiction's rules produce: alert decisions and licensing findings.
+"""What every jurisdiction's rules produce: alert decisions and licensing findings (the
+one ``core.findings.Finding`` type lint also uses, with the rule, section and level).
 
 A regulation is data plus small code behind the Regulation protocol; the engine
 knows nothing of it. Add a jurisdiction by writing a module like ``sbu.py`` and
@@ -12,6 +13,7 @@ from typing import Protocol
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
+from bidbox.core.findings import Finding
 from bidbox.engine.predicates import TableContext
 from bidbox.lang.constraints import Constraint
 from bidbox.lang.system import CallEntry, System
@@ -62,27 +64,26 @@ class AlertDecision:
                 "reason": self.reason, "override": self.override, "stop_card": self.stop_card}
 
 
-@dataclass(frozen=True)
-class LicenceFinding:
-    call: str
-    auction: str
-    rule: str
-    section: str
-    level: int | None  # the lowest level that permits it; None: no level does
-    witness: str | None  # a PBN hand that fits the meaning and breaks the rule
-    message: str
+def licence_finding(call: str, auction: str, rule: str, section: str, level: int | None,
+                    witness: str | None, message: str, location: str | None = None,
+                    method: str = "exact") -> Finding:
+    """A licensing verdict on one call as a Finding: an error when no level permits it,
+    else information naming the lowest level that does (whether that is a violation
+    depends on the level asked, see CheckReport.violations)."""
+    return Finding("error" if level is None else "info", "licence", message, auction, call,
+                   location, witness, method, rule=rule, section=section, level=level)
 
-    def to_json(self) -> dict[str, object]:
-        return {"call": self.call, "auction": self.auction, "rule": self.rule,
-                "section": self.section, "level": self.level, "witness": self.witness,
-                "message": self.message}
+
+LicenceFinding = Finding
+"""The old name of the regulation's finding type, now the one Finding (build it with
+``licence_finding``: Finding's own field order is lint's)."""
 
 
 @dataclass
 class CheckReport:
     regulation: str
     system: str
-    findings: list[LicenceFinding] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
 
     @property
     def verdict(self) -> int | None:
@@ -92,7 +93,7 @@ class CheckReport:
             return None
         return max((level for level in levels if level is not None), default=1)
 
-    def violations(self, level: int) -> list[LicenceFinding]:
+    def violations(self, level: int) -> list[Finding]:
         return [f for f in self.findings if f.level is None or f.level > level]
 
     def to_json(self, level: int | None = None) -> dict[str, object]:

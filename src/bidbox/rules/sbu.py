@@ -27,8 +27,10 @@ from typing import ClassVar
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call, CallKind, Strain
+from bidbox.core.findings import Finding
 from bidbox.engine.explain import SUIT_KEYS
 from bidbox.engine.predicates import TableContext
+from bidbox.engine.profiles import EXACT_MEASURES
 from bidbox.engine.walk import guard_holds, table_context, tried_before
 from bidbox.lang.constraints import (
     ANY,
@@ -49,7 +51,7 @@ from bidbox.rules.meaning import (
     share_where,
     stats,
 )
-from bidbox.rules.regulation import AlertDecision, CallSituation, CheckReport, LicenceFinding
+from bidbox.rules.regulation import AlertDecision, CallSituation, CheckReport, licence_finding
 
 CONVENTIONAL_TAGS = frozenset({
     "artificial", "relay", "ask", "transfer", "puppet", "control", "cue", "cuebid", "stayman",
@@ -486,8 +488,8 @@ class SBU:
         "keycard": (3, "key-card asks", "foreword §6, 6.1 §3"),
     }
 
-    def _other_conventions(self, system: System) -> list[LicenceFinding]:
-        seen: dict[str, LicenceFinding] = {}
+    def _other_conventions(self, system: System) -> list[Finding]:
+        seen: dict[str, Finding] = {}
         for node in system.nodes():
             if node is system.root:
                 continue
@@ -495,37 +497,42 @@ class SBU:
                 for tag in sorted(tags_of(entry)):
                     if tag in self._LISTED and tag not in seen:
                         level, rule, section = self._LISTED[tag]
-                        seen[tag] = LicenceFinding(
+                        seen[tag] = licence_finding(
                             str(entry.call), entry.node.label, rule, section, level, None,
                             f"{rule} (first at {entry.node.label}, {entry.location}) are "
-                            f"permitted from Level {level}")
+                            f"permitted from Level {level}", str(entry.location))
         return list(seen.values())
 
     def _finding(self, entry: CallEntry, auction: str, rule: str, section: str,
                  level: int | None, message: str, bad: Constraint | None = None,
-                 ctx: TableContext | None = None) -> LicenceFinding:
-        witness = None
+                 ctx: TableContext | None = None) -> Finding:
+        witness, method = None, "exact"
         if bad is not None:
             hand = find_hand(bad, ctx or _contexts(entry)[0])
             witness = hand.pbn() if hand else None
-        return LicenceFinding(str(entry.call), auction, rule, section, level, witness, message)
+            if not bad.measures() <= EXACT_MEASURES:
+                method = "sampled (dealt hands)"  # find_hand searched the dealt pool
+        return licence_finding(str(entry.call), auction, rule, section, level, witness, message,
+                               str(entry.location), method)
 
-    def _opening(self, entry: CallEntry, node: Node) -> list[LicenceFinding]:
+    def _opening(self, entry: CallEntry, node: Node) -> list[Finding]:
         call = entry.call
         assert call.strain is not None
         ctx = _contexts(entry)[0]
         shown, _ = effective(node, entry, ctx)
-        out: list[LicenceFinding] = []
+        out: list[Finding] = []
         label = "(opening)"
         if call.level == 1 and call.strain is not Strain.NT:
             below = conjoin([shown, negate(Flag("rule_of_18"))])
             if stats(below, ctx).possible or not below.measures() <= {"hcp", "lengths"}:
                 hand = find_hand(below, ctx)
                 if hand is not None:
-                    out.append(LicenceFinding(
+                    out.append(licence_finding(
                         str(call), label, "Rule of 18", "2.2 §5, 3.3 §3, 6.2 §2", None,
                         hand.pbn(), f"opening {call} includes hands whose HCP plus two longest "
-                                    "suits total 17 or less"))
+                                    "suits total 17 or less", str(entry.location),
+                        "exact" if below.measures() <= EXACT_MEASURES
+                        else "sampled (dealt hands)"))
             reading = read_bid(entry, call, None, ctx, shown)
             k = call.strain.suit_index
             shortest = stats(shown, ctx).min_length(k)
@@ -551,7 +558,7 @@ class SBU:
             return out
         return [self._two_level_up(entry, node)]
 
-    def _one_nt(self, entries: list[CallEntry], node: Node) -> LicenceFinding:
+    def _one_nt(self, entries: list[CallEntry], node: Node) -> Finding:
         """All 1NT openings together, since the range may vary only with vulnerability."""
         label = "(opening)"
         pairs = [(e, ctx, effective(node, e, ctx)[0]) for e in entries for ctx in _contexts(e)]
@@ -592,7 +599,7 @@ class SBU:
         return self._finding(entry, label, "1NT opening", "6.2 §5", 3,
                              "; ".join(sorted(set(reasons))))
 
-    def _two_level_up(self, entry: CallEntry, node: Node) -> LicenceFinding:
+    def _two_level_up(self, entry: CallEntry, node: Node) -> Finding:
         call = entry.call
         assert call.strain is not None
         label = "(opening)"
@@ -652,7 +659,7 @@ class SBU:
         return self._finding(entry, label, "weak meanings", "7 §2", None,
                              f"{call} has more weak meanings than Level 4 allows", weak[-1], ctx)
 
-    def _overcall(self, entry: CallEntry, auction: Auction, node: Node) -> LicenceFinding:
+    def _overcall(self, entry: CallEntry, auction: Auction, node: Node) -> Finding:
         call = entry.call
         label = " ".join(f"({c})" if auction.seat_of(i).side is not auction.next_seat.side
                          else str(c) for i, c in enumerate(auction.calls))
@@ -722,7 +729,7 @@ class SBU:
                              "a suit overcall must show 4+ cards in a specified suit or deny "
                              "4+ cards in the suit bid", bad, ctx)
 
-    def _signals(self, system: System) -> list[LicenceFinding]:
+    def _signals(self, system: System) -> list[Finding]:
         text = system.notes.get("signals", "")
         if not text:
             return []
@@ -731,10 +738,10 @@ class SBU:
         parity = re.search(r"\b(odd|even)\s+(spot\s+)?cards?\b|odd\s*[/-]\s*even", text, re.I)
         second = re.search(r"suit.preference|higher|lower", text, re.I)
         if parity and second:
-            return [LicenceFinding("signals", "(card play)", "odd/even signals", "6.5 §2",
+            return [licence_finding("signals", "(card play)", "odd/even signals", "6.5 §2",
                                    None, None, "odd/even signals combined with a second "
                                    "meaning are not permitted")]
-        return [LicenceFinding("signals", "(card play)", "signals", "4 §13, 6.5 §1", 1, None,
+        return [licence_finding("signals", "(card play)", "signals", "4 §13, 6.5 §1", 1, None,
                                "signalling agreements written on the card")]
 
 

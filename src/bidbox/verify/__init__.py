@@ -1,5 +1,6 @@
 """Static checks of a compiled system, each finding with a witness hand."""
 
-from bidbox.verify.lint import Finding, lint_system
+from bidbox.core.findings import Finding
+from bidbox.verify.lint import lint_system
 
 __all__ = ["Finding", "lint_system"]

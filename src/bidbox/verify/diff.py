@@ -44,6 +44,7 @@ from bidbox.engine.inference import facts_by_seat, read_auction
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.walk import candidates
+from bidbox.engine.witness import witness_hand
 from bidbox.errors import BidboxError
 from bidbox.errors import DiffInputError as DiffInputError
 from bidbox.evaluate.dealer import DealBatch
@@ -51,7 +52,6 @@ from bidbox.lang.compiler import compile_text
 from bidbox.lang.diagnostics import decode_system_text, read_system_file
 from bidbox.lang.loader import load_system, system_path
 from bidbox.lang.system import CallEntry, Node, System
-from bidbox.verify.lint import witness_hand
 
 Options = tuple[tuple[str, str | bool], ...]
 

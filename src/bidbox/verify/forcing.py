@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS
+from bidbox.core.findings import Finding
 from bidbox.core.seats import Side
 from bidbox.engine.predicates import compile_predicate
 from bidbox.engine.walk import replay
 from bidbox.lang.system import CallEntry, System
-from bidbox.verify.lint import Finding, _context, _space_for, _witness
+from bidbox.verify.lint import _context, _space_for, _witness
 
 _ASKING = frozenset({"relay", "ask", "puppet", "stayman", "blackwood", "gerber", "keycard"})
 """Tags of calls that partner must answer, forcing written or not (an answer is not one)."""

@@ -27,13 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 
 import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS, Call
+from bidbox.core.findings import Finding
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures, sample_hands
@@ -50,6 +50,7 @@ from bidbox.engine.walk import (
     start,
     table_context,
 )
+from bidbox.engine.witness import witness_hand
 from bidbox.evaluate.holdings import tables
 from bidbox.lang.constraints import Always, And, Constraint, Context, Not, Or, conjoin, disjoin
 from bidbox.lang.system import CallEntry, Node, System
@@ -64,60 +65,6 @@ SAMPLE_TARGET = 1_000
 """Hands a targeted sample aims for (all fitting the auction so far)."""
 SAMPLE_MAX_DRAWS = 100_000
 """Hands dealt at most for one targeted sample (then it keeps what it found)."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    severity: str  # "error", "warning", "info"
-    code: str  # "unreachable", "hole", "open-forcing", "compile"
-    message: str
-    auction: str  # the calls before the point, with the passes, as the CLI reads them
-    call: str | None
-    location: str | None
-    witness: str | None  # a PBN hand
-    method: str  # "exact", or "sampled (...)" saying how many hands
-    contexts: tuple[str, ...] = ()  # the table situations where it holds; () = all reached
-    sample: int | None = None  # hands the sampled verdict rests on (None: exact)
-
-    @property
-    def sampled(self) -> bool:
-        return self.method != "exact"
-
-    def to_json(self) -> dict[str, object]:
-        return {"severity": self.severity, "code": self.code, "message": self.message,
-                "auction": self.auction, "call": self.call, "location": self.location,
-                "witness": self.witness, "method": self.method, "sampled": self.sampled,
-                "sample_size": self.sample, "contexts": list(self.contexts)}
-
-
-@cache
-def _holdings_by_profile() -> dict[tuple[int, int, int], int]:
-    """One holding (mask) for each (length, hcp, controls) that exists."""
-    t = tables()
-    out: dict[tuple[int, int, int], int] = {}
-    for mask in range(8192):
-        key = (int(t["length"][mask]), int(t["hcp"][mask]), int(t["controls"][mask]))
-        out.setdefault(key, mask)
-    return out
-
-
-def witness_hand(lengths: Array, hcp: int, controls: int) -> Hand | None:
-    """A concrete hand with these suit lengths, HCP and controls (search over holdings)."""
-    options = _holdings_by_profile()
-
-    def search(i: int, hcp_left: int, ctrl_left: int) -> list[int] | None:
-        if i == 4:
-            return [] if hcp_left == 0 and ctrl_left == 0 else None
-        n = int(lengths[i])
-        for (length, h, c), mask in options.items():
-            if length == n and h <= hcp_left and c <= ctrl_left:
-                rest = search(i + 1, hcp_left - h, ctrl_left - c)
-                if rest is not None:
-                    return [mask, *rest]
-        return None
-
-    masks = search(0, hcp, controls)
-    return None if masks is None else Hand((masks[0], masks[1], masks[2], masks[3]))
 
 
 def _space_for(constraints: list[Constraint]) -> tuple[Features, str]:
@@ -157,6 +104,7 @@ def auction_text(calls: Sequence[Call]) -> str:
 
 # --- table situations ---------------------------------------------------------------
 _DIMENSIONS = {"seat": ("seat",), "passed": ("passed",), "unpassed": ("passed",),
+               "passed_before_opening": ("passed_before_opening",),
                "vul": ("vul",), "nonvul": ("vul",), "they_vul": ("they_vul",),
                "they_nonvul": ("they_vul",), "fav": ("vul", "they_vul"),
                "unfav": ("vul", "they_vul")}
@@ -250,14 +198,33 @@ class _Masks:
         self._bytes = 0
         self._measures: dict[int, tuple[Constraint, bool]] = {}
         self._parts: dict[int, tuple[Constraint, Constraint | None]] = {}
-        self._projected: dict[TableContext, tuple[object, ...]] = {}
+        self._projected: dict[tuple[TableContext, frozenset[str]], tuple[object, ...]] = {}
+        self._dims: dict[int, tuple[Constraint, frozenset[str]]] = {}
 
-    def project(self, ctx: TableContext) -> tuple[object, ...]:
-        """The part of ``ctx`` the system can tell apart (the rest cannot change a mask)."""
-        hit = self._projected.get(ctx)
+    def project(self, ctx: TableContext, dims: frozenset[str] | None = None
+                ) -> tuple[object, ...]:
+        """The part of ``ctx`` that ``dims`` (default: every part the system reads) can
+        tell apart: the rest cannot change a mask. Callers pair it with what fixes the
+        dims (a constraint, a node), so the values alone make a key."""
+        dims = self.dims if dims is None else dims
+        hit = self._projected.get((ctx, dims))
         if hit is None:
-            hit = self._projected[ctx] = tuple(getattr(ctx, d) for d in sorted(self.dims))
+            hit = self._projected[ctx, dims] = tuple(getattr(ctx, d) for d in sorted(dims))
         return hit
+
+    def dims_of(self, c: Constraint | None) -> frozenset[str]:
+        """The parts of the table context ``c`` reads (a meaning that does not read the
+        vulnerability has one mask for all four)."""
+        if c is None:
+            return frozenset()
+        hit = self._dims.get(id(c))
+        if hit is None or hit[0] is not c:
+            kinds: set[str] = set()
+            if "context" in c.measures():
+                _context_kinds(c, kinds)
+            hit = (c, frozenset(d for k in kinds for d in _DIMENSIONS.get(k, ())))
+            self._dims[id(c)] = hit
+        return hit[1]
 
     def exact(self, c: Constraint) -> bool:
         hit = self._measures.get(id(c))
@@ -288,7 +255,7 @@ class _Masks:
         return None
 
     def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
-        proj = self.project(ctx)
+        proj = self.project(ctx, self.dims_of(c))
         quick = (space.token, id(c), proj)
         hit = self._by_id.get(quick)
         if hit is None or hit[0] is not c:
@@ -338,6 +305,13 @@ class _Sampler:
         sizes = np.bincount(key, minlength=14 * 11 * 4)
         self._start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         self._tail_grids: list[Array] = []
+        # Hands dealt at each exact point, kept: a targeted sample takes the first ones of
+        # every point it needs and deals only what a point lacks. Relay answers narrow the
+        # shape step by step, so a child's points are mostly its parent's, and dealing
+        # (the costliest part of a sample) happens about once per point and count.
+        self._bank = np.zeros((profile_space().n, _DENSE, 4), dtype=np.int16)
+        self._filled = np.zeros(profile_space().n, dtype=np.int64)
+        self._reservoir: dict[int, Array] = {}
 
     def subset(self, space: _Space, mask: Array) -> _Space:
         """The hands of ``space`` in ``mask`` as a space of their own (masks on it are
@@ -394,18 +368,31 @@ class _Sampler:
         tails = self._tails()
         for suit in range(4):
             if suit < 3:
-                hh = hcp_left[:, None] - h_opts[None, :]
-                cc = ctrl_left[:, None] - c_opts[None, :]
-                ok = (hh >= 0) & (cc >= 0)
+                # The weights depend only on what is left to make up (the remaining
+                # suits' lengths, HCP and controls), which many hands share: work them out
+                # once per such state, then draw each hand's choice from its state's row.
                 flat = np.zeros(n, dtype=np.int64)
-                for i in range(suit + 1, 4):
+                for i in range(suit, 4):
                     flat = flat * 14 + lengths[:, i]
-                index = (flat[:, None] * 41 + np.clip(hh, 0, 40)) * 13 + np.clip(cc, 0, 12)
+                state, inv = np.unique((flat * 41 + hcp_left) * 13 + ctrl_left,
+                                       return_inverse=True)
+                inv = inv.reshape(-1)
+                first = np.zeros(state.shape[0], dtype=np.int64)
+                first[inv] = np.arange(n)
+                hh = hcp_left[first, None] - h_opts[None, :]
+                cc = ctrl_left[first, None] - c_opts[None, :]
+                ok = (hh >= 0) & (cc >= 0)
+                rest = flat[first] % 14 ** (3 - suit)
+                index = (rest[:, None] * 41 + np.clip(hh, 0, 40)) * 13 + np.clip(cc, 0, 12)
                 ways = np.take(tails[2 - suit], index)
-                weight = self._counts[lengths[:, suit]].reshape(n, -1) * ways * ok
+                weight = (self._counts[lengths[first, suit]].reshape(first.shape[0], -1)
+                          * ways * ok)
                 cum = np.cumsum(weight, axis=1)
-                u = self._rng.random(n) * cum[:, -1]
-                choice = np.minimum((cum < u[:, None]).sum(axis=1), h_opts.shape[0] - 1)
+                cum /= cum[:, -1:]
+                rows = (cum + np.arange(cum.shape[0])[:, None]).reshape(-1)
+                u = inv + self._rng.random(n)
+                choice = np.searchsorted(rows, u) - inv * h_opts.shape[0]
+                choice = np.clip(choice, 0, h_opts.shape[0] - 1)
                 h, c = h_opts[choice], c_opts[choice]
             else:
                 h, c = hcp_left, ctrl_left
@@ -415,6 +402,44 @@ class _Sampler:
             hands[:, suit] = self._flat[self._start[key] + pick]
             hcp_left, ctrl_left = hcp_left - h, ctrl_left - c
         return hands
+
+    def hands_at(self, points: Array, per: Array) -> tuple[Array, Array, Array]:
+        """``per[i]`` hands at each of the distinct ``points[i]``: the first ones dealt at
+        the point, dealing only what it lacks. Returns the hands, the point of each and
+        the ``per`` of that point. The first ``_DENSE`` hands of every point sit in one
+        array (taken by one fancy index); the rare points asked for more keep the rest
+        in a list of their own."""
+        dense = np.minimum(per, _DENSE)
+        lacking = dense - self._filled[points]
+        short = lacking > 0
+        if short.any():
+            where, count = points[short], lacking[short]
+            rows = np.repeat(where, count)
+            self._bank[rows, np.repeat(self._filled[where], count) + _ranks(count)] = \
+                self.deal(rows)
+            self._filled[where] += count
+        rows = np.repeat(points, dense)
+        hands = [self._bank[rows, _ranks(dense)]]
+        at = [rows]
+        each = [np.repeat(per, dense)]
+        more = [(int(points[i]), int(per[i])) for i in np.flatnonzero(per > _DENSE).tolist()]
+        if more:
+            store = self._reservoir
+            lack = [(p, k - _DENSE - (0 if p not in store else store[p].shape[0]))
+                    for p, k in more]
+            lack = [(p, k) for p, k in lack if k > 0]
+            if lack:  # one deal for every point that lacks hands
+                dealt = self.deal(np.repeat(np.array([p for p, _ in lack], dtype=np.int64),
+                                            np.array([k for _, k in lack], dtype=np.int64)))
+                start = 0
+                for p, k in lack:
+                    new, start = dealt[start:start + k], start + k
+                    store[p] = new if p not in store else np.concatenate([store[p], new])
+            for p, k in more:
+                hands.append(store[p][:k - _DENSE])
+                at.append(np.full(k - _DENSE, p, dtype=np.int64))
+                each.append(np.full(k - _DENSE, k, dtype=np.int64))
+        return np.concatenate(hands), np.concatenate(at), np.concatenate(each)
 
     def targeted(self, facts: Sequence[_Fact], have: int) -> _Space | None:
         """Hands that fit every fact: a stratified sample of the exact points that fit the
@@ -434,8 +459,7 @@ class _Sampler:
         scale = float(SAMPLE_TARGET)
         while True:
             per = np.maximum(1, np.round(p * scale)).astype(np.int64)
-            points = np.repeat(guide, per)
-            hands = self.deal(points)
+            hands, points, each = self.hands_at(guide, per)
             features = HandFeatures(hands)
             ok = np.ones(hands.shape[0], dtype=bool)
             for fact in rest:
@@ -448,9 +472,19 @@ class _Sampler:
             scale *= min(8.0, SAMPLE_TARGET / max(found, 1))
         if found <= have:
             return None
-        weights = space.count[points] / np.repeat(per, per)
-        return _Space(HandFeatures(hands[ok]), token, False, True, int(per.sum()),
+        weights = space.count[points] / each
+        return _Space(features.take(np.flatnonzero(ok)), token, False, True, int(per.sum()),
                       weights[ok])
+
+
+_DENSE = 8
+"""Hands per exact point kept in the sampler's dense bank (more go to a list per point)."""
+
+
+def _ranks(counts: Array) -> Array:
+    """0, 1, ..., c-1 for each c of ``counts``, concatenated."""
+    starts: Array = np.repeat(np.cumsum(counts) - counts, counts)
+    return np.arange(int(counts.sum()), dtype=np.int64) - starts
 
 
 def _fact_mask(fact: _Fact, features: Features) -> Array:
@@ -562,6 +596,13 @@ class _Linter:
         # A node's verdict depends only on these; a situation that brings the same ones
         # (seat 1 and seat 2 when no guard reads the seat) reuses it.
         self._seen: dict[tuple[object, ...], list[tuple[_Record, _Verdict]]] = {}
+        # One reach per chain of facts, however many situations walk it (its exact mask
+        # and its sample are then worked out once), and one verdict per node, reach and
+        # context: opener's rebids are judged once for the four seats when only
+        # responder's pass differs.
+        self._reaches: dict[tuple[object, ...], _Reach] = {}
+        self._verdicts: dict[tuple[object, ...], tuple[_Verdict, dict[int, bool]]] = {}
+        self._subtree: dict[int, tuple[Node, frozenset[str]]] = {}
         self.log: list[tuple[_Record, _Verdict]] = []  # verdicts in the order filed
 
     def constraints(self, entry: CallEntry) -> tuple[Constraint, Constraint]:
@@ -572,6 +613,22 @@ class _Linter:
             self._choose[id(entry)] = hit
         return hit[1], hit[2]
 
+    def subtree_dims(self, node: Node) -> frozenset[str]:
+        """The parts of the table context any guard or meaning at or below ``node`` reads:
+        two situations that differ elsewhere walk the subtree alike (with the same facts)."""
+        hit = self._subtree.get(id(node))
+        if hit is None or hit[0] is not node:
+            self._subtree[id(node)] = (node, frozenset())  # a cycle adds nothing
+            dims: set[str] = set()
+            for e in node.calls:
+                for c in (e.guard, e.shows, e.requires):
+                    dims |= self.masks.dims_of(c)
+                dims |= self.subtree_dims(e.node)
+            for opp in node.opp:
+                dims |= self.subtree_dims(opp.node)
+            hit = self._subtree[id(node)] = (node, frozenset(dims))
+        return hit[1]
+
     def situations(self) -> Iterator[tuple[int, Vulnerability]]:
         vuls = list(Vulnerability) if self.dims & {"vul", "they_vul"} else [Vulnerability.NONE]
         for passes in range(4):
@@ -581,7 +638,8 @@ class _Linter:
     def run(self) -> None:
         for passes, vul in self.situations():
             state = start(self.systems, Auction(Seat.N, vul))
-            reach = {seat: _Reach(None, None, True, ()) for seat in Seat}
+            root = self._reaches.setdefault((), _Reach(None, None, True, ()))
+            reach = dict.fromkeys(Seat, root)
             for _ in range(passes):
                 state, reach = self.step(state, reach, PASS)
             self.visit(self.system.root, state, reach, passes + 1)
@@ -602,9 +660,16 @@ class _Linter:
         if step.entry is not None:
             shown = self.constraints(step.entry)[1]
         fact = _Fact(shown, tuple(self.constraints(d)[0] for d in denied), step.context)
-        key = (id(step.entry), tuple(id(d) for d in denied), self.masks.project(step.context))
+        dims = self.masks.dims_of(shown).union(*(self.masks.dims_of(c) for c in fact.denied))
+        key = (id(step.entry), tuple(id(d) for d in denied),
+               self.masks.project(step.context, dims))
         new = dict(reach)
-        new[step.seat] = reach[step.seat].then(fact, self.masks, key, exact)
+        before = reach[step.seat]
+        chain = (*before.key, key)
+        after = self._reaches.get(chain)
+        if after is None:
+            after = self._reaches[chain] = before.then(fact, self.masks, key, exact)
+        new[step.seat] = after
         return advance(state, call, step), new
 
     def visit(self, node: Node, state: TableState, reach: dict[Seat, _Reach],
@@ -644,7 +709,8 @@ class _Linter:
         mine = reach[seat]
         partner = reach[seat.partner]
         their = state.side(seat.lho)
-        key = (id(node), self.masks.project(ctx), mine.key, partner.key, id(their.node),
+        key = (id(node), self.masks.project(ctx, self.subtree_dims(node)), mine.key,
+               partner.key, id(their.node),
                id(their.base))
         seen = self._seen.get(key)
         if seen is not None:  # the same subtree: its verdicts hold in this situation too
@@ -652,7 +718,13 @@ class _Linter:
                 self.file(rec, Situation(opened, ctx.vul, ctx.they_vul), verdict)
             return
         mark = len(self.log)
-        verdict, fresh = self.judge(entries, mine, ctx)
+        judged = (tuple(map(id, entries)), mine.key, self.masks.project(
+            ctx, frozenset().union(*(self.masks.dims_of(self.constraints(e)[0])
+                                     for e in entries))))
+        hit = self._verdicts.get(judged)
+        if hit is None:
+            hit = self._verdicts[judged] = self.judge(entries, mine, ctx)
+        verdict, fresh = hit
         self.file(record, situation, verdict)
         made: set[Call] = set()
         base = state.side(seat).base
@@ -830,7 +902,7 @@ def lint_system(system: System, variants: bool = True) -> list[Finding]:
     compile errors of the option values it was not compiled with."""
     linter = _Linter(system)
     linter.run()
-    from bidbox.verify.forcing import open_forcing_calls  # it builds on Finding, defined here
+    from bidbox.verify.forcing import open_forcing_calls  # it builds on this module
 
     out = _findings(linter) + open_forcing_calls(system)
     return (compile_variants(system) + out) if variants else out
