@@ -203,3 +203,21 @@ def test_a_partscore_the_notes_give_another_shape_does_not_cap_a_rescue() -> Non
     auction = Auction.parse("1NT X P P XX P", dealer=Seat.S)
     result = choose_call(Hand.parse("T842.T9.8.875432"), auction, as_systems(system))
     assert result.source == "placement" and result.call.strain is Strain.C, result
+
+
+def test_partners_overcall_before_our_first_call_does_not_bind_us() -> None:
+    # W's 2S came before E had called at all: a guess at E's hand, not a placement E
+    # must respect. E, with 15 HCP and five hearts, still bids.
+    tosr = as_systems(load_system("tosr"))
+    auction = Auction.parse("2C 2S P", dealer=Seat.S)
+    result = choose_call(Hand.parse("A.AT876.Q73.A987"), auction, tosr)
+    assert result.call != PASS, result
+    assert "partner has placed" not in result.reason
+
+
+def test_partners_placement_after_hearing_us_is_respected() -> None:
+    # The same 2S after E's own pass: partner heard E and placed the contract.
+    system = compile_text("1C hcp 12+ [opening]\n", "one.bbx")
+    auction = Auction.parse("P 1C 2S P", dealer=Seat.E)
+    result = choose_call(Hand.parse("A.AT876.Q73.A987"), auction, as_systems(system))
+    assert result.call == PASS and "partner has placed" in result.reason, result

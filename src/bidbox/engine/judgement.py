@@ -75,9 +75,12 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
         if (partner.entry is None and rho_quiet
                 and is_invitation(auction.calls[:partner.index], partner.call)):
             return "invited"
-        if partner.entry is None and rho_no_bid:
+        if partner.entry is None and rho_no_bid and _spoke_before(auction, seat,
+                                                                   partner.index):
             # Partner's own judgement placed the contract; a double of it does not
-            # release us (running from a doubled placement starts a rescue war).
+            # release us (running from a doubled placement starts a rescue war). Only
+            # a placement made after hearing us, though: partner's overcall before our
+            # first call guessed at our hand, and we may still bid the game it missed.
             return "respect"
         if partner.entry is not None:
             forcing = partner.entry.forcing
@@ -90,6 +93,11 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
                     and not pass_defined):
                 return "forced"  # never leave partner in an artificial call
     return "free"
+
+
+def _spoke_before(auction: Auction, seat: Seat, index: int) -> bool:
+    """Whether ``seat`` made a call (a pass included) before the call at ``index``."""
+    return any(auction.seat_of(i) is seat for i in range(index))
 
 
 @cache
