@@ -143,3 +143,19 @@ def test_every_option_value_is_compiled(tmp_path: Path) -> None:
     [error] = [f for f in findings if f.code == "compile"]
     assert error.severity == "error" and "with --option strong" in error.message
     assert "defined twice" in error.message and (error.location or "").endswith("o.bbx:4:1")
+
+
+def test_a_meaning_read_only_by_a_hand_that_passed_before_the_opening() -> None:
+    # Drury written in the meaning: only a responder who passed before partner's third- or
+    # fourth-seat 1S can make 2C. Lint used to read every seat's 2C as the first seat's
+    # (the context was not told apart), so it called 2C dead and checked nothing below.
+    text = ("system drury\n1S hcp 11+, 5+S\n  P  hcp 0-9\n"
+            "  2C hcp 10-11, 3+S, passed_before_opening   [artificial]\n"
+            "    2D hcp 11-13\n  2S hcp 6-11, 3+S\n")
+    findings = lint_system(compile_text(text, "d.bbx"))
+    assert not [f for f in findings if f.code == "unreachable" and f.call == "2C"]
+    # Below 2C is checked: opener's 14+ hands have no rebid there.
+    [hole] = [f for f in findings if f.code == "hole" and f.auction == "1S P 2C P"]
+    witness = Hand.parse(hole.witness or "")
+    hcp = evaluate_hand(witness)["hcp"]
+    assert isinstance(hcp, int) and hcp >= 14 and witness.lengths[0] >= 5

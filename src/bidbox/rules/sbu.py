@@ -26,21 +26,25 @@ from itertools import product
 from typing import ClassVar
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import Call, CallKind, Strain
+from bidbox.core.calls import PASS, Call, CallKind, Strain
 from bidbox.core.findings import Finding
+from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.explain import SUIT_KEYS
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import EXACT_MEASURES
 from bidbox.engine.walk import guard_holds, table_context, tried_before
+from bidbox.errors import BidboxError
 from bidbox.lang.constraints import (
     ANY,
     Constraint,
+    Context,
     Flag,
     MeasureRange,
     PatternIs,
     conjoin,
     disjoin,
     negate,
+    terms,
 )
 from bidbox.lang.system import CallEntry, Forcing, Node, System
 from bidbox.rules.meaning import (
@@ -469,11 +473,14 @@ class SBU:
             report.findings.append(self._one_nt(one_nt, root))
         for entry in root.ordered():
             if entry.call.is_bid and entry.call != Call.parse("1NT"):
-                report.findings.extend(self._opening(entry, root))
+                report.findings.extend(_worst([(ctx, self._opening(entry, root, ctx))
+                                               for ctx in _judged_contexts(entry, root)]))
         for node, auction in _first_overcall_nodes(root):
             for entry in node.ordered():
                 if entry.call.kind is not CallKind.PASS:
-                    report.findings.append(self._overcall(entry, auction, node))
+                    report.findings.extend(_worst(
+                        [(ctx, [self._overcall(entry, auction, node, ctx)])
+                         for ctx in _judged_contexts(entry, node)]))
         report.findings.extend(self._other_conventions(system))
         report.findings.extend(self._signals(system))
         return report
@@ -515,10 +522,9 @@ class SBU:
         return licence_finding(str(entry.call), auction, rule, section, level, witness, message,
                                str(entry.location), method)
 
-    def _opening(self, entry: CallEntry, node: Node) -> list[Finding]:
+    def _opening(self, entry: CallEntry, node: Node, ctx: TableContext) -> list[Finding]:
         call = entry.call
         assert call.strain is not None
-        ctx = _contexts(entry)[0]
         shown, _ = effective(node, entry, ctx)
         out: list[Finding] = []
         label = "(opening)"
@@ -556,7 +562,7 @@ class SBU:
                                          f"an opening {call} may not be conventional: "
                                          f"{reading.reason}", short, ctx))
             return out
-        return [self._two_level_up(entry, node)]
+        return [self._two_level_up(entry, node, ctx)]
 
     def _one_nt(self, entries: list[CallEntry], node: Node) -> Finding:
         """All 1NT openings together, since the range may vary only with vulnerability."""
@@ -599,11 +605,10 @@ class SBU:
         return self._finding(entry, label, "1NT opening", "6.2 §5", 3,
                              "; ".join(sorted(set(reasons))))
 
-    def _two_level_up(self, entry: CallEntry, node: Node) -> Finding:
+    def _two_level_up(self, entry: CallEntry, node: Node, ctx: TableContext) -> Finding:
         call = entry.call
         assert call.strain is not None
         label = "(opening)"
-        ctx = _contexts(entry)[0]
         shown, types = effective(node, entry, ctx)
         reading = read_bid(entry, call, None, ctx, shown)
         weak = [t for t in types if not is_strong(t, ctx)]
@@ -659,11 +664,11 @@ class SBU:
         return self._finding(entry, label, "weak meanings", "7 §2", None,
                              f"{call} has more weak meanings than Level 4 allows", weak[-1], ctx)
 
-    def _overcall(self, entry: CallEntry, auction: Auction, node: Node) -> Finding:
+    def _overcall(self, entry: CallEntry, auction: Auction, node: Node, ctx: TableContext
+                  ) -> Finding:
         call = entry.call
         label = " ".join(f"({c})" if auction.seat_of(i).side is not auction.next_seat.side
                          else str(c) for i, c in enumerate(auction.calls))
-        ctx = _contexts(entry)[0]
         opening = auction.calls[auction.last_bid_index()]
         if call.kind is CallKind.DOUBLE:
             tags = tags_of(entry)
@@ -774,13 +779,69 @@ def _length_at_least(strain: Strain, n: int) -> Constraint:
 
 
 def _contexts(entry: CallEntry) -> list[TableContext]:
-    """The table contexts (seat x vulnerability) in which an entry exists, dealer first."""
-    out = []
-    for seat, vul, they in product((1, 2, 3, 4), (False, True), (False, True)):
-        ctx = TableContext(seat, vul, they, seat > 1)
-        if guard_holds(entry, ctx):
+    """The table contexts in which an entry exists, dealer first: the auction opened in
+    each seat under each vulnerability, read as the walk reads it (the passes before the
+    opening are calls). So an opening is never a passed hand's call, and a later call is
+    made by a hand that passed before the opening (its side's opener in third or fourth
+    seat, or the opponents' opener after its pass), passed later, or has not passed."""
+    out: list[TableContext] = []
+    for passes, vul in product(range(4), Vulnerability):
+        try:
+            auction = Auction(Seat.N, vul).extend([PASS] * passes + list(entry.auction[:-1]))
+        except BidboxError:
+            continue  # a path the compiler wrote that no legal auction follows
+        if auction.is_ended:
+            continue
+        ctx = table_context(auction, len(auction.calls))
+        if ctx not in out and guard_holds(entry, ctx):
             out.append(ctx)
     return out or [TableContext(1, False, False, False)]
+
+
+def _judged_contexts(entry: CallEntry, node: Node) -> list[TableContext]:
+    """The contexts of ``entry`` that its node can tell apart: one per distinct answer of
+    the node's guards and of the context terms its meanings read (a system whose meanings
+    never read the table is judged once, in the dealer's seat with nobody vulnerable)."""
+    read = {t for e in node.calls for c in (e.shown, e.requires)
+            if c is not None and "context" in c.measures()
+            for t in terms(c) if isinstance(t, Context)}
+    seen: set[tuple[bool, ...]] = set()
+    out: list[TableContext] = []
+    for ctx in _contexts(entry):
+        key = (*(guard_holds(e, ctx) for e in node.calls), *(t.holds(ctx) for t in read))
+        if key not in seen:
+            seen.add(key)
+            out.append(ctx)
+    return out
+
+
+def _severity(findings: list[Finding]) -> tuple[int, int]:
+    """How far from permitted a context's verdicts are: no level at all is worst."""
+    levels = [f.level for f in findings]
+    return (int(any(level is None for level in levels)),
+            max((level for level in levels if level is not None), default=0))
+
+
+def _worst(per_context: list[tuple[TableContext, list[Finding]]]) -> list[Finding]:
+    """The verdicts of the context the regulation treats worst (the first of equals, so a
+    call judged alike everywhere keeps its dealer-seat verdict); when that is not the
+    first context's verdict, each message names the context."""
+    if not per_context:
+        return []
+    ctx, worst = max(per_context, key=lambda pair: _severity(pair[1]))
+    if _severity(worst) == _severity(per_context[0][1]):
+        return per_context[0][1]
+    return [replace(f, message=f"{f.message} ({_situation(ctx)})") for f in worst]
+
+
+def _situation(ctx: TableContext) -> str:
+    """A table context in words, as a finding names it."""
+    passed = (", passed before the opening" if ctx.passed_before_opening
+              else ", a passed hand" if ctx.passed else "")
+    vul = {(False, False): "neither side vulnerable", (True, True): "both vulnerable",
+           (True, False): "vulnerable against not", (False, True): "not vulnerable against "
+           "vulnerable"}[ctx.vul, ctx.they_vul]
+    return f"in seat {ctx.seat}{passed}, {vul}"
 
 
 def _weak_category(t: Constraint, call: Call, ctx: TableContext) -> str | None:

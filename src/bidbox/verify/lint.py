@@ -52,7 +52,16 @@ from bidbox.engine.walk import (
 )
 from bidbox.engine.witness import witness_hand
 from bidbox.evaluate.holdings import tables
-from bidbox.lang.constraints import Always, And, Constraint, Context, Not, Or, conjoin, disjoin
+from bidbox.lang.constraints import (
+    Always,
+    And,
+    Constraint,
+    Context,
+    Or,
+    conjoin,
+    disjoin,
+    terms,
+)
 from bidbox.lang.system import CallEntry, Node, System
 
 POOL_HANDS = 100_000
@@ -111,13 +120,7 @@ _DIMENSIONS = {"seat": ("seat",), "passed": ("passed",), "unpassed": ("passed",)
 
 
 def _context_kinds(c: Constraint, out: set[str]) -> None:
-    if isinstance(c, Context):
-        out.add(c.kind)
-    elif isinstance(c, (And, Or)):
-        for item in c.items:
-            _context_kinds(item, out)
-    elif isinstance(c, Not):
-        _context_kinds(c.item, out)
+    out.update(t.kind for t in terms(c) if isinstance(t, Context))
 
 
 def _dimensions(system: System) -> frozenset[str]:
