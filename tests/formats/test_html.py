@@ -68,6 +68,10 @@ def test_card_fields_come_from_the_meanings() -> None:
     [one_nt] = data["one_nt"]
     assert one_nt.hcp == "12-14"
     assert {o.call: o.min_length for o in data["openings"]}["1S"] == "4"
+    # HCP as explain states them (issue 11): bounds with the negative inference, open
+    # ranges; the card said "10-28" (a measured maximum) for 1S and "19-30" for 2C
+    hcp = {o.call: o.hcp for o in data["openings"]}
+    assert (hcp["1S"], hcp["2C"]) == ("10-22", "19+")
     strong = card_data(tree("sbu-level1", 2, "nt-range=15-17", "five-card-majors"))
     assert strong["one_nt"][0].hcp == "15-17"
     assert {o.call: o.min_length for o in strong["openings"]}["1S"] == "5"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -104,3 +105,39 @@ def test_shipped_card_lists_only_alerted_calls(name: str, natural: list[str]) ->
     for text in auctions[:: max(1, len(auctions) // 12)]:
         auction = Auction.parse(text)
         assert decide_alerts(explain(auction, as_systems(system)), SBU())[-1].alert, text
+
+
+def test_card_ranges_are_worded_as_explain_states_them() -> None:
+    """Issue 11: the card's HCP are the bounds explain states (negative inference in,
+    open ranges, '14 HCP'), never a measured maximum ('1S (10-28 HCP)' while explain said
+    10-22); its texts are the ones explain prints (no errata readings)."""
+    from bidbox.api import load_system as load_api_system
+
+    text = ("system words\n2C hcp 22+ \"strong (our reading: any shape)\"\n"
+            "1NT hcp 14, balanced\n1S hcp 11+, 5+S\n  2S hcp 6-9, 3+S\n"
+            "  3S hcp 10-12, 3+S\n")
+    card = convention_card(compile_text(text, "words.bbx"), SBU())
+    assert "1NT: 14 HCP, balanced (14 HCP)" in card["basic"]
+    assert "2C: strong (22+ HCP)" in card["basic"]  # no reading, an open range
+    assert "1S: 11+ HCP, 5+ spades (11-21 HCP)" in card["basic"]  # 2C tried first
+    assert card["responses"] == ["1S P 2S: 6-9 HCP, 3+ spades (6-9 HCP)",
+                                 "1S P 3S: 10-12 HCP, 3+ spades (10-12 HCP)"]
+    sbu = load_api_system("sbu-level1")
+    card = sbu.card()
+    basic = card["basic"]
+    assert isinstance(basic, list)
+    one_spade = next(line for line in basic if line.startswith("1S:"))
+    stated = sbu.explain("1S").knowledge[bidbox_seat("N")].summary()
+    assert one_spade.endswith(f"({stated.split(', ')[0]})") and "10-22 HCP" in one_spade
+    assert next(line for line in basic if line.startswith("2C:")).endswith("(19+ HCP)")
+    assert "1S P 2S: simple raise: 6-9, four trumps (6-9 HCP)" in card["responses"]
+    tosr = load_api_system("tosr").card()
+    assert not any("our reading" in line for line in tosr["basic"])
+    assert not any(re.search(r"\((\d+)-\1 HCP\)", line) for line in tosr["basic"])
+    assert not any("-37 HCP" in line or "-30 HCP" in line for line in tosr["basic"])
+
+
+def bidbox_seat(name: str) -> object:
+    from bidbox.core.seats import Seat
+
+    return Seat.parse(name)

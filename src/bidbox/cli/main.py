@@ -191,7 +191,8 @@ def cmd_card(args: argparse.Namespace) -> int:
         _print_json(card)
         return 0
     print(card["title"])
-    for section in ("basic", "unusual", "alertable", "leads", "signals", "discards"):
+    for section in ("basic", "responses", "unusual", "alertable", "leads", "signals",
+                    "discards"):
         value = card.get(section)
         if not value:
             continue

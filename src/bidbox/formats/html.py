@@ -25,7 +25,7 @@ from typing import Any
 from bidbox.core.calls import Call, Strain
 from bidbox.errors import PublishError as PublishError
 from bidbox.formats.tree import PublishedCall, PublishedTree, Token, call_order
-from bidbox.rules.card import convention_card
+from bidbox.rules.card import convention_card, opening_hcp
 
 SUITS = {"C": ("♣", "club"), "D": ("♦", "diamond"), "H": ("♥", "heart"), "S": ("♠", "spade")}
 NOT_FILLED = "not in the system file"
@@ -252,10 +252,6 @@ class OpeningLine:
     contexts: str
 
 
-def _range(lo: int, hi: int) -> str:
-    return f"{lo}+" if hi >= 37 else f"{lo}-{hi}"
-
-
 def _contexts_text(published: PublishedCall) -> str:
     if published.everywhere:
         return ""
@@ -284,7 +280,8 @@ def _opening(published: PublishedCall, responses: int = 8) -> OpeningLine:
                   key=lambda c: call_order(c.call))
     return OpeningLine(
         call=call_label(call), meaning=" ".join(published.text.split()),
-        hcp=_range(*st.hcp) if st.possible else "-", min_length=min_length,
+        hcp=(opening_hcp(published.system, published.entry) or "-") if st.possible else "-",
+        min_length=min_length,
         artificial=published.is_artificial,
         alert=f"{published.decision.rule}" if published.alert else "",
         forcing=str(forcing) if forcing is not None else "",
