@@ -66,15 +66,16 @@ from bidbox.lang import load_system
 from bidbox.verify import lint_system
 from bidbox.verify.lint import compile_variants
 system = load_system({name!r})
-start = time.perf_counter()
+start, cpu = time.perf_counter(), time.process_time()
 findings = lint_system(system, variants=False)
-walk = time.perf_counter() - start
-start = time.perf_counter()
+walk, walk_cpu = time.perf_counter() - start, time.process_time() - cpu
+start, cpu = time.perf_counter(), time.process_time()
 findings += compile_variants(system)
-variants = time.perf_counter() - start
+variants, variants_cpu = time.perf_counter() - start, time.process_time() - cpu
 kinds = collections.Counter(f"{{f.code}} {{f.severity}}" + (" sampled" if f.sampled else "")
                             for f in findings)
 print(json.dumps({{"seconds": walk + variants, "walk_seconds": walk,
+                   "cpu_seconds": walk_cpu + variants_cpu, "walk_cpu_seconds": walk_cpu,
                    "variants_seconds": variants, "findings": len(findings),
                    "kinds": dict(sorted(kinds.items()))}}))
 """
@@ -141,6 +142,7 @@ def main() -> int:
     parser.add_argument("--old-entries", type=int, default=60,
                         help="auctions timed on the old card path (0: skip)")
     parser.add_argument("--no-lint", action="store_true")
+    parser.add_argument("--no-card", action="store_true")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
@@ -151,7 +153,8 @@ def main() -> int:
           f"(best of {args.repeats})")
     for name in args.systems:
         row: dict[str, Any] = {"compile": best(_COMPILE, args.repeats, name=name)}
-        row["card"] = best(_CARD, args.repeats, name=name)
+        if not args.no_card:
+            row["card"] = best(_CARD, args.repeats, name=name)
         if not args.no_lint:
             row["lint"] = best(_LINT, args.repeats, name=name)
         compile_s = float(row["compile"]["seconds"])
@@ -171,6 +174,8 @@ def main() -> int:
                       f"{float(row['compile']['cpu_seconds']):.2f} s)")
             if what == "lint":
                 lint = row["lint"]
+                if "walk_cpu_seconds" in lint:
+                    print(f"        walk cpu {lint['walk_cpu_seconds']:.2f} s")
                 print(f"        walk {lint['walk_seconds']:.2f} s, other option values "
                       f"{lint['variants_seconds']:.2f} s; {lint['findings']} findings: "
                       + ", ".join(f"{n} {k}" for k, n in lint["kinds"].items()))
