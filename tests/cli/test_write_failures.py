@@ -203,3 +203,55 @@ def test_read_only_folder_keeps_the_earlier_file(tmp_path: Path, capsys: Capsys,
                                        str(path)]))
     assert f"cannot write '{path}': Permission denied (nothing written there)" in lines[0]
     assert path.read_text(encoding="utf-8") == before
+
+
+# --- deals per run against the free memory ------------------------------------------------
+@pytest.mark.parametrize(("argv", "said", "fit"), [
+    (["deal", "--count", "20000", "--seed", "1", "-o", "x.pbn"], "--count 20,000",
+     13_107),  # 4 KB a board
+    (["simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals", "5000", "--no-plots"],
+     "--deals 5,000", 3_276),  # 16 KB a board: the results are held until the report
+])
+def test_more_boards_than_the_free_memory_holds(capsys: Capsys, monkeypatch: pytest.MonkeyPatch,
+                                                argv: list[str], said: str, fit: int) -> None:
+    import bidbox.sim.deals as deals
+
+    monkeypatch.setattr(deals, "available_memory", lambda: 64 << 20)
+    _, lines = two_lines(capsys, main(argv))
+    assert f"{said} needs about" in lines[0]
+    assert f"and 64.0 MB is free: {fit:,} boards fit" in lines[0]
+
+
+def test_free_memory_is_read_from_proc() -> None:
+    from bidbox.sim.deals import available_memory
+
+    free = available_memory()
+    if Path("/proc/meminfo").exists():
+        assert free is not None and free > 1 << 20
+    else:
+        assert free is None
+
+
+# --- nothing written into the user's folder -------------------------------------------------
+@pytest.mark.parametrize("call", ["solve_cells", "full_tables"])
+def test_dds_failure_leaves_no_dump_in_the_working_folder(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, call: str) -> None:
+    """DDS writes its input to ./dump.txt when a call fails; the user's folder never sees it
+    (and their own dump.txt is not overwritten)."""
+    from bidbox.core.calls import Strain
+    from bidbox.core.seats import Seat
+    from bidbox.errors import DoubleDummyError
+    from bidbox.sim import double_dummy
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "dump.txt").write_text("the user's own", encoding="utf-8")
+    suits = "AKQJT98765432"
+    bad = f"N:{suits}... {suits}... ..{suits}. ...{suits}"  # spades twice, no hearts
+    with pytest.raises(DoubleDummyError, match="Cards duplicated"):
+        if call == "solve_cells":
+            double_dummy.solve_cells([bad], [[(Strain.S, Seat.N)]])
+        else:
+            double_dummy.full_tables([bad])
+    assert os.getcwd() == str(tmp_path)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["dump.txt"]
+    assert (tmp_path / "dump.txt").read_text(encoding="utf-8") == "the user's own"

@@ -17,6 +17,7 @@ from bidbox.errors import BidboxError
 from bidbox.errors import SimulationArgumentError as SimulationArgumentError
 from bidbox.lang import parse_options
 from bidbox.sim.deals import (
+    BYTES_PER_PLAYED_BOARD,
     Boards,
     check_deal_arguments,
     deal_boards,
@@ -61,7 +62,7 @@ def simulation_boards(args: argparse.Namespace) -> Boards:
         return read_pbn_boards(Path(args.boards), limit=args.deals)
     if args.deals is None:
         raise SimulationArgumentError("say how many boards: --deals N (or --boards FILE.pbn)")
-    check_deal_arguments(args.deals, args.seed, "--deals", "--seed")
+    check_deal_arguments(args.deals, args.seed, "--deals", "--seed", BYTES_PER_PLAYED_BOARD)
     return deal_boards(args.deals, args.seed)
 
 

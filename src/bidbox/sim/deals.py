@@ -176,9 +176,48 @@ MAX_SEED = 2**64 - 1
 """Seeds are 0 to 2**64-1 (numpy's generator takes no negative seed)."""
 
 
+BYTES_PER_DEALT_BOARD = 4_096
+"""Memory one board takes in ``bidbox deal``: measured (tracemalloc) at 0.55 KB while
+dealing and 1.9 KB at the peak of writing the PBN file; doubled for what endplay's C side
+holds that Python does not see."""
+
+BYTES_PER_PLAYED_BOARD = 16_384
+"""Memory one board takes in a match: measured 1.5 KB for its result, 0.7 KB for its JSON
+in the store, 0.55 KB dealt; a whole run grew by about 24 KB a board from 200 to 600
+boards, most of it the bidder's caches, which level off. The report and the plots read
+every result at once, so this is held until the end."""
+
+MEMORY_SHARE = 0.8
+"""The part of the free memory one run may plan to use: the rest is for the system, the
+other programs and the error of the estimates above."""
+
+
+def available_memory() -> int | None:
+    """Free memory in bytes, as the kernel estimates it (``MemAvailable`` in
+    /proc/meminfo, counting caches it can drop); None where there is no such file."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as info:
+            for line in info:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        return None
+    return None
+
+
+def _size(count: float) -> str:
+    for unit, scale in (("GB", 1 << 30), ("MB", 1 << 20)):
+        if count >= scale:
+            return f"{count / scale:,.1f} {unit}"
+    return f"{count / 1024:,.0f} KB"
+
+
 def check_deal_arguments(count: int, seed: int, count_name: str = "count",
-                         seed_name: str = "seed") -> None:
-    """Refuse a count or seed the dealer cannot take, naming the argument."""
+                         seed_name: str = "seed",
+                         bytes_per_board: int = BYTES_PER_DEALT_BOARD) -> None:
+    """Refuse a count or seed the dealer cannot take, naming the argument; and a count
+    whose boards (``bytes_per_board`` each) would not fit in the free memory, saying how
+    many would."""
     if count < 0:
         raise DealConstraintError(f"{count_name} must be 0 or more, not {count}")
     if count > MAX_BOARDS:
@@ -186,6 +225,13 @@ def check_deal_arguments(count: int, seed: int, count_name: str = "count",
             f"{count_name} {count:,} is more than the {MAX_BOARDS:,} boards one run may deal "
             "(all of them are held in memory while dealing): deal several files with "
             "different seeds")
+    free = available_memory()
+    if free is not None and count * bytes_per_board > MEMORY_SHARE * free:
+        fit = int(MEMORY_SHARE * free // bytes_per_board)
+        raise DealConstraintError(
+            f"{count_name} {count:,} needs about {_size(count * bytes_per_board)} of memory "
+            f"and {_size(free)} is free: {fit:,} boards fit; run several smaller batches "
+            "with different seeds")
     if not 0 <= seed <= MAX_SEED:
         raise DealConstraintError(f"{seed_name} must be a whole number from 0 to 2**64-1, "
                                   f"not {_short(str(seed))}")
@@ -408,7 +454,23 @@ def write_pbn_boards(boards: Boards, path: Path) -> None:
                              "written there)") from None
 
 
-__all__ = ["MAX_BOARDS", "MAX_SEED", "VULNERABILITIES", "BoardFileError", "Boards",
-           "DealConstraintError", "board_dealer", "board_vulnerability", "check_deal_arguments",
-           "deal_boards", "from_endplay_vul", "north_filter", "read_pbn_boards",
-           "to_endplay_vul", "write_pbn_boards"]
+__all__ = [
+    "BYTES_PER_DEALT_BOARD",
+    "BYTES_PER_PLAYED_BOARD",
+    "MAX_BOARDS",
+    "MAX_SEED",
+    "VULNERABILITIES",
+    "BoardFileError",
+    "Boards",
+    "DealConstraintError",
+    "available_memory",
+    "board_dealer",
+    "board_vulnerability",
+    "check_deal_arguments",
+    "deal_boards",
+    "from_endplay_vul",
+    "north_filter",
+    "read_pbn_boards",
+    "to_endplay_vul",
+    "write_pbn_boards",
+]

@@ -12,7 +12,11 @@ where something needs every cell: par, and the best contract for a side alone.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+import os
+import tempfile
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +57,29 @@ def set_dds_threads(threads: int) -> None:
     dds.SetMaxThreads(int(threads))
 
 
+_DDS_CWD_LOCK = threading.Lock()
+
+
+@contextmanager
+def _outside_the_users_folder() -> Iterator[None]:
+    """Run a DDS call in a temporary working folder: DDS writes its input to
+    ``dump.txt`` in the current folder whenever a call fails (a duplicated card, say), and
+    has no option to stop it, so without this a failed run leaves that file in the
+    user's folder, or overwrites theirs (issue 17). The folder is process-wide, hence the
+    lock; bidbox's own paths are absolute by the time DDS runs (``serve`` resolves its
+    store and results folder first)."""
+    with _DDS_CWD_LOCK, tempfile.TemporaryDirectory(prefix="bidbox-dds-") as scratch:
+        try:
+            here = os.getcwd()
+        except OSError:  # the folder was deleted under us: nowhere to go back to
+            here = os.path.expanduser("~")
+        os.chdir(scratch)
+        try:
+            yield
+        finally:
+            os.chdir(here)
+
+
 def _solve_board(deal: str, cell: Cell) -> Any:
     from endplay.types import Deal
 
@@ -81,7 +108,8 @@ def solve_cells(deals: Sequence[str], needed: Sequence[Iterable[Cell]]
         batch = jobs[start:start + BOARDS_PER_CALL]
         boards = [_solve_board(deals[row], cell) for row, cell in batch]
         try:
-            solved = solve_all_boards(boards, SolveMode.OptimalOne)
+            with _outside_the_users_folder():
+                solved = solve_all_boards(boards, SolveMode.OptimalOne)
         except RuntimeError as err:
             rows = ", ".join(sorted({deals[row] for row, _ in batch})[:3])
             raise DoubleDummyError(f"DDS failed on a batch of {len(batch)} contracts "
@@ -121,7 +149,8 @@ def full_tables(deals: Sequence[str], dealers: Sequence[Seat] | None = None,
     for start in range(0, len(deals), TABLES_PER_CALL):
         chunk = deals[start:start + TABLES_PER_CALL]
         try:
-            tables = calc_all_tables([Deal(d) for d in chunk])
+            with _outside_the_users_folder():
+                tables = calc_all_tables([Deal(d) for d in chunk])
         except RuntimeError as err:
             raise DoubleDummyError(f"DDS failed on the tables of {len(chunk)} deals "
                                    f"(first {chunk[0]}): {err}") from None
