@@ -654,6 +654,13 @@ def test_unknown_option_says_how_to_pass_a_void_hand(capsys: Capsys, argv: list[
     assert "'-.AKQJT98765432.-.-'" in err and "'--'" in err and "Traceback" not in err
 
 
+def test_unknown_arguments_are_quoted_short(capsys: Capsys) -> None:
+    """argparse quotes unrecognised arguments whole (found by the command-line fuzzer)."""
+    assert run_cli(["eval", "AKQ2.J54.T9.8765", "not " * 5000]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err.startswith("bidbox: error: unrecognized arguments: not not") and len(err) < 300
+
+
 def test_options_still_parse_beside_a_void_hand(capsys: Capsys) -> None:
     assert main(["eval", "-.AKQJT98765432.-.-", "--json"]) == 0
     assert '"hcp": 10' in capsys.readouterr().out

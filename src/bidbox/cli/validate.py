@@ -7,6 +7,8 @@ import argparse
 import re
 from typing import Any, NoReturn
 
+from bidbox.errors import shown
+
 HAND_SHAPED = re.compile(r"-[-.AKQJTakqjtXx0-9]*\.[-.AKQJTakqjtXx0-9]*")
 """An argument that starts with '-' but is a hand (a void spade suit: ``-.AKQJT98765432.-.-``)
 rather than an option: only cards, digits, voids and at least one dot, which no option of
@@ -28,6 +30,7 @@ class BidboxArgumentParser(argparse.ArgumentParser):
         return super()._parse_optional(arg_string)
 
     def error(self, message: str) -> NoReturn:
+        message = shown(message, 200)  # argparse quotes the arguments whole (found by fuzzing)
         if ("unrecognized arguments: -" in message or "expected one argument" in message
                 or "arguments are required: hand" in message):
             message = f"{message} ({VOID_HINT})"
