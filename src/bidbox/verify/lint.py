@@ -201,7 +201,7 @@ class _Masks:
         self._bytes = 0
         self._measures: dict[int, tuple[Constraint, bool]] = {}
         self._parts: dict[int, tuple[Constraint, Constraint | None]] = {}
-        self._projected: dict[tuple[TableContext, frozenset[str]], tuple[object, ...]] = {}
+        self._names: dict[frozenset[str], tuple[str, ...]] = {}
         self._dims: dict[int, tuple[Constraint, frozenset[str]]] = {}
 
     def project(self, ctx: TableContext, dims: frozenset[str] | None = None
@@ -210,10 +210,12 @@ class _Masks:
         tell apart: the rest cannot change a mask. Callers pair it with what fixes the
         dims (a constraint, a node), so the values alone make a key."""
         dims = self.dims if dims is None else dims
-        hit = self._projected.get((ctx, dims))
-        if hit is None:
-            hit = self._projected[ctx, dims] = tuple(getattr(ctx, d) for d in sorted(dims))
-        return hit
+        if not dims:
+            return ()
+        names = self._names.get(dims)
+        if names is None:
+            names = self._names[dims] = tuple(sorted(dims))
+        return tuple(getattr(ctx, d) for d in names)
 
     def dims_of(self, c: Constraint | None) -> frozenset[str]:
         """The parts of the table context ``c`` reads (a meaning that does not read the
@@ -606,6 +608,8 @@ class _Linter:
         self._reaches: dict[tuple[object, ...], _Reach] = {}
         self._verdicts: dict[tuple[object, ...], tuple[_Verdict, dict[int, bool]]] = {}
         self._subtree: dict[int, tuple[Node, frozenset[str]]] = {}
+        self._legal: dict[int, tuple[Node, list[CallEntry]]] = {}
+        self._choose_dims: dict[int, tuple[Node, frozenset[str]]] = {}
         self.log: list[tuple[_Record, _Verdict]] = []  # verdicts in the order filed
 
     def constraints(self, entry: CallEntry) -> tuple[Constraint, Constraint]:
@@ -615,6 +619,24 @@ class _Linter:
             hit = (entry, entry.choose, entry.shown)
             self._choose[id(entry)] = hit
         return hit[1], hit[2]
+
+    def legal(self, node: Node, auction: Auction) -> list[CallEntry]:
+        """The node's calls, in the order tried, that the Laws allow after ``auction``: the
+        same in every situation (the passes before the opening change no call's legality,
+        and the calls since are the node's path), so worked out once per node."""
+        hit = self._legal.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._legal[id(node)] = (node, [e for e in node.ordered()
+                                                  if auction.is_legal(e.call)])
+        return hit[1]
+
+    def choose_dims(self, node: Node) -> frozenset[str]:
+        """The parts of the table context the node's calls' own constraints read."""
+        hit = self._choose_dims.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self._choose_dims[id(node)] = (node, frozenset().union(
+                *(self.masks.dims_of(self.constraints(e)[0]) for e in node.calls)))
+        return hit[1]
 
     def subtree_dims(self, node: Node) -> frozenset[str]:
         """The parts of the table context any guard or meaning at or below ``node`` reads:
@@ -700,7 +722,7 @@ class _Linter:
         auction = state.auction
         seat = auction.next_seat
         ctx = table_context(auction, len(auction.calls))
-        entries = [e for e in node.ordered() if guard_holds(e, ctx) and auction.is_legal(e.call)]
+        entries = [e for e in self.legal(node, auction) if guard_holds(e, ctx)]
         if not entries:
             return
         situation = Situation(opened, ctx.vul, ctx.they_vul)
@@ -721,9 +743,8 @@ class _Linter:
                 self.file(rec, Situation(opened, ctx.vul, ctx.they_vul), verdict)
             return
         mark = len(self.log)
-        judged = (tuple(map(id, entries)), mine.key, self.masks.project(
-            ctx, frozenset().union(*(self.masks.dims_of(self.constraints(e)[0])
-                                     for e in entries))))
+        judged = (tuple(map(id, entries)), mine.key,
+                  self.masks.project(ctx, self.choose_dims(node)))
         hit = self._verdicts.get(judged)
         if hit is None:
             hit = self._verdicts[judged] = self.judge(entries, mine, ctx)
