@@ -106,6 +106,38 @@ def test_disk_full_half_way_through_the_plots(tmp_path: Path, capsys: Capsys,
     assert sorted(p.name for p in out.iterdir()) == ["imps.png", "report.json", "sim.sqlite"]
 
 
+def test_report_rewritten_to_list_the_plots_fails(tmp_path: Path, capsys: Capsys,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The report is written before the plots and again to list them; when the second
+    write fails, the first one stands, complete."""
+    import bidbox.sim.runner as runner
+
+    def one_plot(results: object, report: object, folder: Path, written: list[Path]
+                 ) -> list[Path]:
+        (folder / "imps.png").write_bytes(b"png")
+        written.append(folder / "imps.png")
+        return written
+
+    real = runner.write_file
+    writes = []
+
+    def full_on_the_second(path: Path, data: str) -> None:
+        writes.append(path)
+        if len(writes) == 2:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(path, data)
+
+    monkeypatch.setattr(runner, "write_plots", one_plot)
+    monkeypatch.setattr(runner, "write_file", full_on_the_second)
+    out = tmp_path / "run"
+    _, (first, saved) = two_lines(capsys, main([*SIMULATE, "--out", str(out)]))
+    assert first.endswith(f"'{out / 'report.json'}' again, to list the plots: No space left "
+                          "on device")
+    assert "sim.sqlite (3 boards), imps.png, report.json;" in saved
+    assert json.loads((out / "report.json").read_text(encoding="utf-8"))["files"] == [
+        "report.json"]
+
+
 def test_store_full_during_the_match_keeps_the_boards_stored(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from bidbox.errors import StoreError

@@ -119,8 +119,8 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
                 errors.append(f"plots in '{out}': {describe_error(err)}")
             if files:  # the report lists the plots that are complete
                 report.extra["files"] = [f.name for f in files] + [path.name]
-                if wrote_report:
-                    _write_report(report, path, errors)
+                if wrote_report:  # if this fails, the first one stands, without the plots
+                    _write_report(report, path, errors, " again, to list the plots")
         if wrote_report:
             files.append(path)
         else:
@@ -129,12 +129,12 @@ def run_match(spec: MatchSpec, boards: Boards, out: Path | None = None, workers:
     return MatchRun(report, results, files, errors, saved)
 
 
-def _write_report(report: MatchReport, path: Path, errors: list[str]) -> bool:
+def _write_report(report: MatchReport, path: Path, errors: list[str], why: str = "") -> bool:
     """Write ``report.json`` whole; a failure is added to ``errors``, not raised."""
     try:
         write_file(path, json.dumps(report.to_json(), indent=2))
     except OSError as err:
-        errors.append(f"'{path}': {describe_error(err)}")
+        errors.append(f"'{path}'{why}: {describe_error(err)}")
         return False
     return True
 
