@@ -21,6 +21,7 @@ import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
+from bidbox.core.findings import Finding
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.batch import bid_batch
@@ -51,7 +52,7 @@ from bidbox.rules.alerts import (
 )
 from bidbox.rules.card import convention_card
 from bidbox.rules.regulation import AlertDecision, CheckReport, Regulation
-from bidbox.verify.lint import Finding, lint_system
+from bidbox.verify.lint import lint_system
 
 HandLike: TypeAlias = Hand | str
 AuctionLike: TypeAlias = Auction | str
