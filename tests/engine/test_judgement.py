@@ -221,3 +221,14 @@ def test_partners_placement_after_hearing_us_is_respected() -> None:
     auction = Auction.parse("P 1C 2S P", dealer=Seat.E)
     result = choose_call(Hand.parse("A.AT876.Q73.A987"), auction, as_systems(system))
     assert result.call == PASS and "partner has placed" in result.reason, result
+
+
+
+def test_no_trump_in_competition_needs_their_suits_stopped() -> None:
+    # 1C (1H) 1S, partner's hearts overcalled their clubs and spades. With Ax in clubs
+    # the captain bids 3NT; the same values with 43 in clubs play in partner's suit.
+    auction = Auction.parse("1C 1H 1S", dealer=Seat.E)
+    stopped = choose_call(Hand.parse("KJ74.43.AKJT4.A4"), auction, sbu())
+    assert stopped.call == Call.parse("3NT"), stopped
+    unstopped = choose_call(Hand.parse("KJ74.A4.AKJT4.43"), auction, sbu())
+    assert unstopped.call.is_bid and unstopped.call.strain is not Strain.NT, unstopped

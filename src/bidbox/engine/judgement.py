@@ -210,6 +210,16 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
     # the notes' no-trump game for the hands they give it to (3NT over partner's 3H).
+    # No-trump in competition needs their suit stopped: the trick model counts the
+    # partnership's points, not a suit the opponents run first (3NT with 43 in their
+    # clubs, 4H cold). The hand bidding it holds the stopper, unless partner has bid
+    # no-trump over their suit.
+    unstopped = _unstopped(state, hands)
+    if unstopped is not None:
+        # A strong partner (a strong club, a 2C opener) holds most stoppers himself.
+        unstopped &= p.view.hcp < STRONG_PARTNER
+        no_trump = np.array([c.is_bid and c.strain is Strain.NT for c in options])
+        allowed[unstopped] &= ~no_trump[None, :]
     if floors:
         misfit = _short_in_partners_suits(p.seats[auction.next_seat.partner], hands)
         for call, floor in floors.items():
@@ -408,6 +418,40 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     return _judgements(options, best, "free", p, _contract_ours(auction))
+
+
+STRONG_PARTNER = 15.0
+"""Partner's expected HCP from which no-trump no longer needs our own stopper in their
+suit: such a hand (a strong club) holds an ace or guarded king in most suits."""
+
+_STOPPER_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
+"""Strain -> column of the ``stoppers`` measure (S, H, D, C)."""
+
+
+def _unstopped(state: TableState, hands: Features) -> Array | None:
+    """Per hand: whether it lacks a stopper in a suit the opponents have bid naturally,
+    with partner not having bid no-trump since; None when no such suit was bid."""
+    side = state.next_seat.side
+    suits: set[Strain] = set()
+    covered = False
+    for step in state.steps:
+        call = step.call
+        if not call.is_bid or call.strain is None:
+            continue
+        if step.seat.side is side:
+            if call.strain is Strain.NT and suits and step.seat is not state.next_seat:
+                covered = True
+            continue
+        if call.strain is not Strain.NT and (step.entry is None
+                                             or not step.entry.is_artificial):
+            suits.add(call.strain)
+            covered = False
+    if not suits or covered:
+        return None
+    stops = np.asarray(hands.value("stoppers"), dtype=bool)
+    cols = [_STOPPER_COLUMN[s] for s in sorted(suits)]
+    out: Array = np.logical_not(stops[:, cols].all(axis=1))
+    return out
 
 
 def _short_in_partners_suits(partner: SeatEstimate, hands: Features) -> Array:
