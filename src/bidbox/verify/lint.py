@@ -274,7 +274,8 @@ class _Masks:
                 self._memo[key] = packed
                 self._bytes += packed.nbytes
             self._by_id[quick] = hit = (c, packed)
-        return np.unpackbits(hit[1], count=space.features.n).astype(bool)
+        # unpackbits gives 0/1 bytes: read them as booleans without a copy
+        return np.unpackbits(hit[1], count=space.features.n).view(bool)
 
 
 @dataclass(frozen=True)
