@@ -72,3 +72,11 @@ def test_fuzz_where(text: str) -> None:
 def test_corpus_where(line: str) -> None:
     with bounded("constraint corpus"):
         check_where(line)
+
+
+@pytest.mark.xfail(strict=True, reason="found by the long fuzz run: a pattern with a sign "
+                                       "('pattern -4333') raises ValueError in "
+                                       "lang/constraint_parser.py's pattern(), not a located "
+                                       "error")
+def test_pattern_with_a_sign_is_a_located_error() -> None:
+    assert isinstance(check_where("pattern -4333 4432"), BidboxError)
