@@ -189,6 +189,37 @@ def test_a_guard_can_ask_for_a_pass_before_the_opening() -> None:
     assert "passed before the opening" in drury.shown.describe()
 
 
+# --- partner is a passed hand ------------------------------------------------------------
+@pytest.mark.parametrize(("calls_so_far", "partner_passed"), [
+    ("P 1H", True),  # third seat over their opening: partner passed in first seat
+    ("P P", True),  # third seat: partner passed first
+    ("P P 1S", True),  # fourth seat over their opening: partner passed in second seat
+    ("1H", False),  # second seat: partner has not called
+    ("P 1H P", False),  # partner passed after their opening
+    ("1H P", False),  # partner opened
+    ("P P 1S P", False),  # dealer again: partner opened
+    ("P P P 1S", True),  # dealer again: partner passed in third seat, before 1S
+])
+def test_partner_passed_is_a_table_context(calls_so_far: str, partner_passed: bool) -> None:
+    auction = Auction.parse(calls_so_far, Seat.N, Vulnerability.NONE)
+    assert table_context(auction, len(auction.calls)).partner_passed is partner_passed
+
+
+def test_a_guard_can_ask_for_a_passed_partner() -> None:
+    s = compile_text("""system t
+(1H)
+  2S  hcp 8-12, 6+S    [partner_passed]  "a constructive jump opposite a passed partner"
+  2S  hcp 5-10, 6+S    [not partner_passed]  "weak jump overcall"
+""", "t.bbx")
+    first, second = next(n for n in s.nodes() if n.label == "(1H)").calls[:2]
+    for text, holds in (("P 1H", True), ("1H", False), ("1C P P 1H", False)):
+        auction = Auction.parse(text, Seat.N, Vulnerability.NONE)
+        ctx = table_context(auction, len(auction.calls))
+        assert context_holds(first.guard, ctx) is holds
+        assert context_holds(second.guard, ctx) is not holds
+    assert "partner passed before the opening" in first.shown.describe()
+
+
 # --- the shipped systems, migrated: the same trees as before ------------------------------
 REVISION = "633ef9a"  # the last first-edition text of both files
 SYSTEMS = Path(__file__).resolve().parents[2] / "src" / "bidbox" / "systems"

@@ -27,10 +27,12 @@ def table_context(auction: Auction, index: int) -> TableContext:
     calls = auction.calls
     passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
     opening = next((i for i in range(index) if calls[i].is_bid), index)
+    partner_first = (index + 2) % 4  # partner's first turn
     return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
                         vul=auction.vul.is_vulnerable(seat),
                         they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed,
-                        passed_before_opening=passed and opening > index % 4)
+                        passed_before_opening=passed and opening > index % 4,
+                        partner_passed=partner_first < index and opening > partner_first)
 
 
 def guard_holds(entry: CallEntry, ctx: TableContext) -> bool:

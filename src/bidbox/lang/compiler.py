@@ -110,9 +110,12 @@ class Attributes:
     open: bool = False  # [open]: nothing indented, yet no implied end ('end use ...')
 
 
-ALL_CONTEXTS = tuple(TableContext(s, v, t, p, b) for s, v, t, p, b in itertools.product(
-    (1, 2, 3, 4), (False, True), (False, True), (False, True), (False, True)) if p or not b)
-"""Every table situation a guard can tell apart (passing before the opening is passing)."""
+ALL_CONTEXTS = tuple(
+    TableContext(s, v, t, p, b, q) for s, v, t, p, b, q in itertools.product(
+        (1, 2, 3, 4), (False, True), (False, True), (False, True), (False, True),
+        (False, True)) if (p or not b) and (b or not q or s > 2))
+"""Every table situation a guard can tell apart: passing before the opening is passing,
+and in seats 1-2 a partner who passed before the opening called after this hand did."""
 
 
 def _is_context_only(c: Constraint) -> bool:

@@ -386,6 +386,7 @@ CONTEXT_WORDS = {
     "unfav": "unfavourable vulnerability", "passed": "a passed hand",
     "unpassed": "not a passed hand",
     "passed_before_opening": "passed before the opening",
+    "partner_passed": "partner passed before the opening",
 }
 
 
@@ -421,6 +422,7 @@ class Context(Constraint):
             "fav": not ctx.vul and ctx.they_vul, "unfav": ctx.vul and not ctx.they_vul,
             "passed": ctx.passed, "unpassed": not ctx.passed,
             "passed_before_opening": ctx.passed_before_opening,
+            "partner_passed": ctx.partner_passed,
         }[self.kind]
 
 
@@ -437,6 +439,9 @@ class TableContext:
     # second seat (Drury, third- and fourth-seat agreements), not one that passed at a
     # later turn of a contested auction.
     passed_before_opening: bool = False
+    # Partner is a passed hand: partner passed before anyone bid (the responses of a
+    # third- or fourth-seat opening, an overcall opposite a partner who passed first).
+    partner_passed: bool = False
 
 
 def context_holds(c: Constraint, ctx: TableContext) -> bool:

@@ -114,6 +114,7 @@ def auction_text(calls: Sequence[Call]) -> str:
 # --- table situations ---------------------------------------------------------------
 _DIMENSIONS = {"seat": ("seat",), "passed": ("passed",), "unpassed": ("passed",),
                "passed_before_opening": ("passed_before_opening",),
+               "partner_passed": ("partner_passed",),
                "vul": ("vul",), "nonvul": ("vul",), "they_vul": ("they_vul",),
                "they_nonvul": ("they_vul",), "fav": ("vul", "they_vul"),
                "unfav": ("vul", "they_vul")}
