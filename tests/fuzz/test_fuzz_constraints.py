@@ -74,9 +74,6 @@ def test_corpus_where(line: str) -> None:
         check_where(line)
 
 
-@pytest.mark.xfail(strict=True, reason="found by the long fuzz run: a pattern with a sign "
-                                       "('pattern -4333') raises ValueError in "
-                                       "lang/constraint_parser.py's pattern(), not a located "
-                                       "error")
 def test_pattern_with_a_sign_is_a_located_error() -> None:
+    # Found by the long fuzz run: 'pattern -4333' raised ValueError in the parser.
     assert isinstance(check_where("pattern -4333 4432"), BidboxError)
