@@ -12,7 +12,7 @@ from bidbox.errors import BidboxError, did_you_mean
 from bidbox.lang import cache
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.diagnostics import Diagnostic, Location, SystemFileError, read_system_file
-from bidbox.lang.parser import parse_document
+from bidbox.lang.parser import parse_document, split_lines
 from bidbox.lang.system import System
 
 
@@ -52,7 +52,7 @@ _HEADER = re.compile(r"(system|title|source|option|role)\b")
 def _header(text: str) -> str:
     """Only the header directives of a system file (the other lines blanked, so line
     numbers stay): naming the shipped systems must not read their whole trees."""
-    return "\n".join(line if _HEADER.match(line) else "" for line in text.splitlines())
+    return "\n".join(line if _HEADER.match(line) else "" for line in split_lines(text))
 
 
 def system_path(name_or_path: str) -> Path:

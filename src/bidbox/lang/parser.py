@@ -275,6 +275,22 @@ def split_use(rest: str, offset: int) -> tuple[str, int, tuple[tuple[str, int], 
     return name, name_col, tuple(args)
 
 
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f\x85\u2028\u2029]")
+"""Characters no system file line holds: control characters other than the tab (whose
+indentation has its own error), and the Unicode line separators."""
+
+
+def split_lines(text: str) -> list[str]:
+    """The lines of a system file, broken at LF, CRLF and CR only: ``str.splitlines`` also
+    breaks at a vertical tab, a form feed, the separators \\x1c-\\x1e, NEL and U+2028,
+    which an editor shows inside a line, so every line number after one was wrong. Such
+    a character stays in its line, where it is reported like any other."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()  # the newline ending the last line does not start another
+    return lines
+
+
 def parse_document(text: str, file: str, options: Mapping[str, str | bool] | None = None,
                    inherited: Sequence[OptionLine] = ()) -> Document:
     """Split a system file into its parts; problems are collected in ``doc.diagnostics``.
@@ -284,7 +300,15 @@ def parse_document(text: str, file: str, options: Mapping[str, str | bool] | Non
     (unchosen options take their default). ``inherited``: options declared by the file
     that includes this one, which its choices may name too."""
     doc = Document(file)
-    lines = text.splitlines()
+    lines = split_lines(text)
+    for number, raw in enumerate(lines, 1):
+        bad = _CONTROL.search(raw)
+        if bad is not None:
+            # Blanked, so the lines after it keep their numbers and their indentation is
+            # not measured from an invisible character.
+            doc.error(Location(file, number, bad.start() + 1, raw),
+                      f"control character U+{ord(bad.group()):04X} in the text: remove it")
+            lines[number - 1] = ""
     if "{if " in text or "{unless " in text:
         lines = _settle_choices(doc, lines, options or {}, inherited)
     tree_lines: list[tuple[int, str]] = []
