@@ -96,3 +96,23 @@ def test_a_def_may_not_take_a_measures_name(name: str, says: str) -> None:
     with pytest.raises(SystemFileError) as err:
         compile_text(f"system d\ndef {name} = 0-4H\n1C {name}\n", "d.bbx")
     assert "d.bbx:2:1" in str(err.value) and says in str(err.value)
+
+
+def test_a_system_past_the_node_limit_is_a_located_error(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    # Nested modules multiply: three steps each using the next module, four deep, make
+    # 120 auction points; with the limit at 50 the line that crosses it is named.
+    from bidbox.lang import compiler
+    monkeypatch.setattr(compiler, "MAX_NODES", 50)
+    modules = "".join(
+        f"module m{k}\n" + "".join(f"  +{s}  any\n" + (f"    use m{k + 1}\n" if k < 3 else "")
+                                   for s in (1, 2, 3))
+        for k in range(4))
+    text = f"system t\n{modules}1C  hcp 16+\n  use m0\n"
+    with pytest.raises(SystemFileError) as err:
+        compile_text(text, "blow.bbx")
+    message = str(err.value)
+    assert "grows past 50 auction points" in message and "blow.bbx:" in message
+    assert "used at blow.bbx:" in message
+    monkeypatch.setattr(compiler, "MAX_NODES", 1000)
+    assert compile_text(text, "blow.bbx").root.calls

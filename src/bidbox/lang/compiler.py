@@ -90,6 +90,10 @@ from bidbox.lang.system import (
 _BID_HEAD = re.compile(r"^([1-7])(NT|oM|om|[NCDHSMmZYcdhsn])$")
 _WILDCARDS = ("any", "bid")
 MAX_MODULE_DEPTH = 24
+MAX_NODES = 250_000
+"""Auction points a compiled system may have. The largest shipped system has about 41,000;
+nested modules can multiply far past that (12 lines reached 265,000 and took lint
+minutes), so a file past the limit is an error at the line that crossed it."""
 _GOES_ON = frozenset({"artificial", "relay", "ask", "answer", "puppet"})
 """Tags of a call after which partner still has something to say: nothing is implied."""
 
@@ -136,6 +140,8 @@ class Compiler:
         self.defs: dict[str, Constraint] = {}
         self.def_tokens: dict[str, tuple[list[Token], Location]] = {}
         self._too_deep = False  # a def chain nesting too deeply has been reported
+        self.node_count = 0  # auction points made so far (MAX_NODES)
+        self.too_big = False  # MAX_NODES has been passed and reported: expand no more
         self.modules = dict(doc.modules)
         self.notes = dict(doc.notes)
         self.order = itertools.count()
@@ -594,6 +600,8 @@ class Compiler:
 
     def expand_call(self, raw: RawLine, node: Node, point: _Point, binding: dict[str, str],
                     depth: int, use: _Use | None) -> None:
+        if self.too_big:
+            return
         bound = self.bound_line(raw, use)
         if bound is None:
             return
@@ -613,6 +621,13 @@ class Compiler:
         before = point.before(ours)
         for call, extra, wildcard in self.resolve_head(inner, where, before, binding, ours,
                                                        attrs.if_legal, use):
+            self.node_count += 1
+            if self.node_count > MAX_NODES:
+                self.too_big = True
+                self.error(where, f"the system grows past {MAX_NODES:,} auction points "
+                                  "here: modules used inside modules multiply; share the "
+                                  "continuation with fewer uses", raw.head_col, use=use)
+                return
             variables = {**binding, **extra} if extra else binding
             after = before.then(call, ours)
             if ours and attrs.forcing is Forcing.GAME_FORCING and not after.forced:
