@@ -232,3 +232,22 @@ def test_no_trump_in_competition_needs_their_suits_stopped() -> None:
     assert stopped.call == Call.parse("3NT"), stopped
     unstopped = choose_call(Hand.parse("KJ74.A4.AKJT4.43"), auction, sbu())
     assert unstopped.call.is_bid and unstopped.call.strain is not Strain.NT, unstopped
+
+
+def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
+    # Opener shows five hearts; responder's 3NT is the notes' sign-off. With four
+    # hearts (nine together) the captain plays 4H; with two, 3NT stands.
+    system = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
+                                     "  3NT hcp 13-15 [signoff]\n", "mg.bbx"))
+    fit = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), system)
+    assert fit.call == Call.parse("4H") and fit.source == "placement", fit
+    assert "eight or more cards in H" in fit.reason
+    short = choose_call(Hand.parse("KQ4.J5.KQ32.A432"), Auction.parse("1H P"), system)
+    assert short.call == Call.parse("3NT") and short.source == "system", short
+    # A 3NT that partner answers (a relay asking for more) is the notes' and stays.
+    asks = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
+                                   "  3NT hcp 13-15 [signoff, relay]\n"
+                                   "    4C controls 5+ [answer]\n"
+                                   "    P any\n", "ask.bbx"))
+    kept = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), asks)
+    assert kept.call == Call.parse("3NT"), kept

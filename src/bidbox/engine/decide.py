@@ -20,7 +20,7 @@ from bidbox.core.calls import GAME_LEVEL, PASS, Call, Strain
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
-from bidbox.engine.judgement import beyond_game, judge, sets_no_ceiling
+from bidbox.engine.judgement import beyond_game, judge, major_game, sets_no_ceiling
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
 from bidbox.lang.constraints import Constraint
@@ -119,6 +119,38 @@ def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Arra
     return out
 
 
+def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
+                entry: CallEntry, defined: set[Call]) -> list[Decision] | None:
+    """The notes' 3NT sign-off for the hands in ``hit``, except those with a known major
+    fit whose captain plays four of it (:func:`engine.judgement.major_game`)."""
+    if entry.call != THREE_NT or entry.forcing is not Forcing.SIGNOFF or not hit.any():
+        return None  # a 3NT that describes (a fit, a maximum) lets partner choose
+    if any(e.call != PASS for e in entry.node.calls):
+        return None  # partner answers it (TOSR's 3NT relay asking for controls)
+    rows = np.flatnonzero(hit)
+    judged = major_game(state, hands.take(rows), entry.call, defined)
+    if judged is None or all(j.call == entry.call for j in judged):
+        return None
+    out = []
+    for j in judged:
+        mask = np.zeros(hands.n, dtype=bool)
+        mask[rows[j.mask]] = True
+        if j.call == entry.call:
+            if sets_no_ceiling(entry.call, entry.forcing, state):
+                out.extend(_beyond_game(state, hands, mask, entry, defined))
+            else:
+                out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
+        else:
+            out.append(Decision(j.call, mask, None, PLACEMENT,
+                                f"{j.reason} (the notes' {entry.call} is at {entry.location}; "
+                                f"the partnership holds eight or more cards in "
+                                f"{j.call.strain})"))
+    return out
+
+
+THREE_NT = Call.bid(3, Strain.NT)
+
+
 def decide(state: TableState, hands: HandFeatures | SubFeatures,
            systems: Mapping[Side, System]) -> list[Decision]:
     """The calls of the next seat for every hand in ``hands``; the masks partition it."""
@@ -139,6 +171,10 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         defined = _defined(entries, default_pass)
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             remaining &= ~hit
+            fitted = _major_game(state, hands, hit, entry, set(defined))
+            if fitted is not None:
+                out.extend(fitted)
+                continue
             if sets_no_ceiling(entry.call, entry.forcing, state):
                 out.extend(_beyond_game(state, hands, hit, entry, set(defined)))
                 continue

@@ -454,6 +454,42 @@ def _unstopped(state: TableState, hands: Features) -> Array | None:
     return out
 
 
+def major_game(state: TableState, hands: Features, game: Call,
+               defined: set[Call]) -> list[Judgement] | None:
+    """For hands the notes send to 3NT: four of a major instead where the partnership is
+    known to hold eight or more cards in it (our length and the least partner has shown)
+    and the trick model gains IMPs on average by it. A player who knows of the fit plays
+    there when the shape says so, whatever the notes' 3NT reads; a relayer who has heard
+    partner's exact shape does. None when no hand holds such a fit."""
+    if game != Call.bid(3, Strain.NT):
+        return None
+    auction = state.auction
+    seat = auction.next_seat
+    partner = estimate_seats(state)[seat.partner]
+    lengths = hands.value("lengths")
+    options = [b for b in (Call.bid(4, Strain.H), Call.bid(4, Strain.S))
+               if auction.is_legal(b) and b not in defined]
+    fits = {b: lengths[:, _STOPPER_COLUMN[b.strain]] + partner.min_lengths[
+        _STOPPER_COLUMN[b.strain]] >= 8 for b in options if b.strain is not None}
+    if not any(f.any() for f in fits.values()):
+        return None
+    p = _prospects(state, hands)
+    vul = p.ctx.vul
+    choice = np.zeros(hands.n, dtype=int)  # 0: the notes' 3NT
+    best_gain = np.full(hands.n, FIT_GAIN)
+    for j, (bid, fit) in enumerate(fits.items(), start=1):
+        gain = _imp_gain(bid, game, p.probs, vul)
+        better = fit & (gain > best_gain)
+        choice[better] = j
+        best_gain[better] = gain[better]
+    return _judgements([game, *fits], choice, "free", p, _contract_ours(auction))
+
+
+FIT_GAIN = 0.5
+"""IMPs a major-suit game must gain on average over the notes' 3NT (by the trick model)
+before the captain overrides them: the model's own error is about a trick."""
+
+
 def _short_in_partners_suits(partner: SeatEstimate, hands: Features) -> Array:
     """Per hand: at most one card in a suit partner has shown six or more cards in (a
     pre-empt, a long suit rebid): the misfit in which no-trump has no entries."""
