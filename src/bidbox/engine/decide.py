@@ -120,32 +120,27 @@ def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Arra
 
 
 def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
-                entry: CallEntry, defined: set[Call]) -> list[Decision] | None:
-    """The notes' 3NT sign-off for the hands in ``hit``, except those with a known major
-    fit whose captain plays four of it (:func:`engine.judgement.major_game`)."""
+                entry: CallEntry, defined: set[Call]) -> tuple[list[Decision], Array]:
+    """The hands of ``hit`` whose captain plays four of a known major fit rather than the
+    notes' 3NT sign-off (:func:`engine.judgement.major_game`), and the hands left to the
+    notes' call."""
     if entry.call != THREE_NT or entry.forcing is not Forcing.SIGNOFF or not hit.any():
-        return None  # a 3NT that describes (a fit, a maximum) lets partner choose
+        return [], hit  # a 3NT that describes (a fit, a maximum) lets partner choose
     if any(e.call != PASS for e in entry.node.calls):
-        return None  # partner answers it (TOSR's 3NT relay asking for controls)
+        return [], hit  # partner answers it (TOSR's 3NT relay asking for controls)
     rows = np.flatnonzero(hit)
-    judged = major_game(state, hands.take(rows), entry.call, defined)
-    if judged is None or all(j.call == entry.call for j in judged):
-        return None
     out = []
-    for j in judged:
+    left = hit.copy()
+    for j in major_game(state, hands.take(rows), entry.call, defined) or []:
+        if j.call == entry.call:
+            continue
         mask = np.zeros(hands.n, dtype=bool)
         mask[rows[j.mask]] = True
-        if j.call == entry.call:
-            if sets_no_ceiling(entry.call, entry.forcing, state):
-                out.extend(_beyond_game(state, hands, mask, entry, defined))
-            else:
-                out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
-        else:
-            out.append(Decision(j.call, mask, None, PLACEMENT,
-                                f"{j.reason} (the notes' {entry.call} is at {entry.location}; "
-                                f"the partnership holds eight or more cards in "
-                                f"{j.call.strain})"))
-    return out
+        left &= ~mask
+        out.append(Decision(j.call, mask, None, PLACEMENT,
+                            f"{j.reason} (the notes' {entry.call} is at {entry.location}; "
+                            f"the partnership holds eight or more cards in {j.call.strain})"))
+    return out, left
 
 
 THREE_NT = Call.bid(3, Strain.NT)
@@ -171,9 +166,9 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         defined = _defined(entries, default_pass)
         for entry, hit in choose_at_node(here.node, hands, ctx, auction, skip):
             remaining &= ~hit
-            fitted = _major_game(state, hands, hit, entry, set(defined))
-            if fitted is not None:
-                out.extend(fitted)
+            fitted, hit = _major_game(state, hands, hit, entry, set(defined))
+            out.extend(fitted)
+            if fitted and not hit.any():
                 continue
             if sets_no_ceiling(entry.call, entry.forcing, state):
                 out.extend(_beyond_game(state, hands, hit, entry, set(defined)))

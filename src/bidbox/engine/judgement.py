@@ -42,7 +42,8 @@ from bidbox.engine.walk import TableState, table_context
 from bidbox.lang.system import Forcing, System
 
 _COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3, Strain.NT: 4}
-"""Strain -> column of the trick model's output (S, H, D, C, NT)."""
+"""Strain -> column of the trick model's output (S, H, D, C, NT), and for a suit, of the
+per-suit measures (``lengths``, ``stoppers``: S, H, D, C)."""
 
 
 @dataclass(frozen=True)
@@ -332,13 +333,16 @@ class _Prospects:
     probs: Array
 
 
-def _prospects(state: TableState, hands: Features) -> _Prospects:
+def _prospects(state: TableState, hands: Features,
+               seats: dict[Seat, SeatEstimate] | None = None) -> _Prospects:
+    """``seats``: the seats' estimates from ``state`` when the caller has them already."""
     auction = state.auction
     seat = auction.next_seat
     ctx = table_context(auction, len(auction.calls))
     own_hcp = hands.value("hcp").astype(np.float64)
     own_len = hands.value("lengths").astype(np.float64)
-    seats = estimate_seats(state)
+    if seats is None:
+        seats = estimate_seats(state)
     view = partner_view(seats, seat, own_hcp, own_len)
     combined_hcp = own_hcp + view.hcp
     combined_len = own_len + view.lengths
@@ -424,10 +428,6 @@ STRONG_PARTNER = 15.0
 """Partner's expected HCP from which no-trump no longer needs our own stopper in their
 suit: such a hand (a strong club) holds an ace or guarded king in most suits."""
 
-_STOPPER_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
-"""Strain -> column of the ``stoppers`` measure (S, H, D, C)."""
-
-
 def _unstopped(state: TableState, hands: Features) -> Array | None:
     """Per hand: whether it lacks a stopper in a suit the opponents have bid naturally,
     with partner not having bid no-trump since; None when no such suit was bid."""
@@ -449,31 +449,29 @@ def _unstopped(state: TableState, hands: Features) -> Array | None:
     if not suits or covered:
         return None
     stops = np.asarray(hands.value("stoppers"), dtype=bool)
-    cols = [_STOPPER_COLUMN[s] for s in sorted(suits)]
+    cols = [_COLUMN[s] for s in sorted(suits)]
     out: Array = np.logical_not(stops[:, cols].all(axis=1))
     return out
 
 
 def major_game(state: TableState, hands: Features, game: Call,
                defined: set[Call]) -> list[Judgement] | None:
-    """For hands the notes send to 3NT: four of a major instead where the partnership is
+    """For hands the notes send to 3NT (``game``): four of a major instead where the partnership is
     known to hold eight or more cards in it (our length and the least partner has shown)
     and the trick model gains IMPs on average by it. A player who knows of the fit plays
     there when the shape says so, whatever the notes' 3NT reads; a relayer who has heard
     partner's exact shape does. None when no hand holds such a fit."""
-    if game != Call.bid(3, Strain.NT):
-        return None
     auction = state.auction
-    seat = auction.next_seat
-    partner = estimate_seats(state)[seat.partner]
+    seats = estimate_seats(state)
+    partner = seats[auction.next_seat.partner]
     lengths = hands.value("lengths")
     options = [b for b in (Call.bid(4, Strain.H), Call.bid(4, Strain.S))
                if auction.is_legal(b) and b not in defined]
-    fits = {b: lengths[:, _STOPPER_COLUMN[b.strain]] + partner.min_lengths[
-        _STOPPER_COLUMN[b.strain]] >= 8 for b in options if b.strain is not None}
+    fits = {b: lengths[:, _COLUMN[b.strain]] + partner.min_lengths[_COLUMN[b.strain]] >= 8
+            for b in options if b.strain is not None}
     if not any(f.any() for f in fits.values()):
         return None
-    p = _prospects(state, hands)
+    p = _prospects(state, hands, seats)
     vul = p.ctx.vul
     choice = np.zeros(hands.n, dtype=int)  # 0: the notes' 3NT
     best_gain = np.full(hands.n, FIT_GAIN)

@@ -398,11 +398,8 @@ class ConstraintParser:
         patterns: list[tuple[int, int, int, int]] = []
         while (nxt := self.peek()) is not None and nxt.kind == "NUM":
             self.next()
-            if not nxt.text.isdigit():  # a signed number ('-4333') is not four lengths
-                raise ConstraintSyntaxError(
-                    f"impossible pattern '{nxt.text}': four lengths, longest first, totalling 13",
-                    nxt.col)
-            digits = tuple(int(d) for d in nxt.text)
+            # A signed number ('-4333') is not four lengths.
+            digits = tuple(int(d) for d in nxt.text) if nxt.text.isdigit() else ()
             if len(digits) != 4 or sum(digits) != 13 or list(digits) != sorted(digits,
                                                                                  reverse=True):
                 raise ConstraintSyntaxError(
