@@ -112,6 +112,7 @@ class Attributes:
     option_guards: list[tuple[str, str | None, bool]] = field(default_factory=list)
     if_legal: bool = False  # [if legal]: made only where legal, skipped at other uses
     open: bool = False  # [open]: nothing indented, yet no implied end ('end use ...')
+    system_on: bool = False  # (X) [system on]: our calls after their pass go on after it
 
 
 ALL_CONTEXTS = tuple(
@@ -175,6 +176,8 @@ class Compiler:
         self._has_vars: dict[int, tuple[Constraint, bool]] = {}
         self._uses: dict[tuple[int, str, tuple[tuple[str, int], ...]],
                          tuple[RawLine, _Use | None]] = {}
+        # '(X) [system on]' lines met at a node still being expanded, by the node's id.
+        self._system_on: dict[int, list[tuple[OppEntry, _Point, Location, int]]] = {}
 
     def error(self, location: Location, message: str, col: int | None = None,
               use: _Use | None = None) -> None:
@@ -534,9 +537,31 @@ class Compiler:
         self.expand_lines(raws, node, point, binding, depth, use)
         if len(node.calls) > 1 or len(node.opp) > 1:
             self.check_duplicates(node)
+        kept_on = self._system_on.pop(id(node), None)
+        for opp, after, where, col in kept_on or ():
+            self.keep_system_on(raws, opp, after, binding, depth, use, where, col)
+
+    def keep_system_on(self, raws: list[RawLine], opp: OppEntry, after: _Point,
+                       binding: dict[str, str], depth: int, use: _Use | None,
+                       where: Location, col: int) -> None:
+        """'(X) [system on]': our calls written after their pass at this node are made
+        again after their double, from the same lines, so an edit to the undisturbed
+        continuation is an edit to the doubled one.  The calls written under the double
+        itself win (their pass and redouble, usually); opponents' lines are not kept."""
+        kept = Node(after.calls, False, after.label)
+        self.expand_lines(raws, kept, after, binding, depth, use, ours_only=True)
+        own = {id(entry.call) for entry in opp.node.calls}
+        added = [entry for entry in kept.calls if id(entry.call) not in own]
+        if not added:
+            self.error(where, "[system on] keeps our calls after their pass on after their "
+                              "double, but no call of ours is written after their pass "
+                              "here (or the lines under the double define them all)", col,
+                       use=use)
+        opp.node.calls.extend(added)
 
     def expand_lines(self, raws: list[RawLine], node: Node, point: _Point,
-                     binding: dict[str, str], depth: int, use: _Use | None) -> None:
+                     binding: dict[str, str], depth: int, use: _Use | None,
+                     ours_only: bool = False) -> None:
         # Opponents' wildcards go last so that explicit calls written for them win.
         ordered = self._ordered.get(id(raws))
         if ordered is None or ordered[0] is not raws:
@@ -545,12 +570,12 @@ class Compiler:
             self._ordered[id(raws)] = ordered
         for raw in ordered[1]:
             if raw.kind == "use":
-                self.expand_use(raw, node, point, binding, depth, use)
-            else:
+                self.expand_use(raw, node, point, binding, depth, use, ours_only)
+            elif not (ours_only and raw.head.startswith("(")):
                 self.expand_call(raw, node, point, binding, depth, use)
 
     def expand_use(self, raw: RawLine, node: Node, point: _Point, binding: dict[str, str],
-                   depth: int, use: _Use | None) -> None:
+                   depth: int, use: _Use | None, ours_only: bool = False) -> None:
         name, args = raw.head, raw.args or ()
         if raw.params and use is not None:
             key = (id(raw), use.key(raw.params))
@@ -596,7 +621,7 @@ class Compiler:
         inner = known[1]
         if inner is None:
             return
-        self.expand_lines(module.body, node, point, binding, depth + 1, inner)
+        self.expand_lines(module.body, node, point, binding, depth + 1, inner, ours_only)
 
     def expand_call(self, raw: RawLine, node: Node, point: _Point, binding: dict[str, str],
                     depth: int, use: _Use | None) -> None:
@@ -636,9 +661,12 @@ class Compiler:
                 if wildcard is not None and any(o.call == call for o in node.opp):
                     continue  # an explicit line for this call wins over the wildcard
                 child = Node(after.calls, False, after.label)
-                node.opp.append(OppEntry(wildcard or str(call), call, where, child,
-                                         tuple(line.tags)))
+                opp = OppEntry(wildcard or str(call), call, where, child, tuple(line.tags))
+                node.opp.append(opp)
                 self.expand(raw.children, child, after, variables, depth, use)
+                if attrs.system_on:  # done when the node's own calls are all written
+                    self._system_on.setdefault(id(node), []).append(
+                        (opp, after, where, raw.head_col))
                 continue
             entry = CallEntry(
                 call=call,
@@ -1036,6 +1064,22 @@ class Compiler:
                     ok = False
             elif len(item) == 1 and word == "open":
                 attrs.open = True
+            elif word == "system" and (len(item) != 2 or item[1].text != "on"):
+                self.error(raw.location, "write 'system on' (on their double: '(X) [system "
+                                         "on]')", col, use=use)
+                ok = False
+            elif word == "system":
+                if raw.head != "(X)":
+                    where = "our own call" if not raw.head.startswith("(") else \
+                        f"their {raw.head}: after a bid of theirs some of our calls are " \
+                        "no longer legal (write the continuation as a module and 'use' it)"
+                    self.error(raw.location, "[system on] belongs on their double, '(X) "
+                                             "[system on]' (it keeps our calls after their "
+                                             f"pass on after it), not on {where}", col,
+                               use=use)
+                    ok = False
+                else:
+                    attrs.system_on = True
             elif word == "if" and len(item) == 2 and item[1].text == "legal":
                 # Made only where the Laws allow it: at other uses the line is skipped.
                 attrs.if_legal = True
