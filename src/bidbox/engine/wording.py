@@ -9,6 +9,7 @@ not in what the table is told.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -20,15 +21,19 @@ from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import profile_space
 from bidbox.engine.statement import (
     MAX_TYPES,
+    SUIT_KEYS,
+    Item,
     _alternatives,
     _alternatives_text,
     _join,
+    _named_group,
     items_of,
+    relax,
     relaxed_mask,
     shape_words,
     view_of,
 )
-from bidbox.lang.constraints import Constraint, disjoin
+from bidbox.lang.constraints import And, Constraint, Or, conjoin, disjoin
 from bidbox.lang.system import CallEntry, Forcing
 
 ERRATA = re.compile(r"\bour reading\b", re.IGNORECASE)
@@ -46,6 +51,7 @@ FORCING_SAID = {
 DENIALS_SHOWN = 4  # the most telling denials named; the rest counted
 DENIAL_CHARS = 72  # a denial worded longer than this is said by the denied call's text
 TELLING_SHARE = 0.01  # a denial removing fewer of the call's hands goes unsaid
+BEYOND_SLACK = 0.02  # a term said by what is known may be dropped if it adds this few hands
 
 
 def clean_description(text: str) -> str:
@@ -120,25 +126,51 @@ def denial_words(denied: Sequence[CallEntry], shown: Constraint | None, before: 
     hands the call's own meaning (and what the seat showed before) would otherwise
     include. Chosen greedily, most telling first: each next denial is the one removing
     the most of the call's hands that the denials already said leave in, so a denial
-    implied by one said before ("13+ HCP, 6+ hearts" after "13+ HCP, 5+ hearts") is not
-    said again. One removing fewer than ``TELLING_SHARE`` of the hands goes unsaid (the
-    JSON's ``denies`` still lists every call); beyond ``DENIALS_SHOWN`` the rest are
-    counted as hand types, never listed as calls.
+    implied by one said before is not said again. One removing fewer than
+    ``TELLING_SHARE`` of the hands goes unsaid (the JSON's ``denies`` still lists every
+    call); beyond ``DENIALS_SHOWN`` the rest are counted as hand types, never listed as
+    calls.
+
+    Each denial says only what the hand lacks beyond what is already known of it: of a
+    denied call's hand types, those that remove a telling share of the hands left, each
+    without the terms those hands already meet (after a 2C opening of 10-14 HCP or 6-9
+    HCP, an Acol two's "at most 14 HCP" goes unsaid; after "denies 10-14 HCP, 4+
+    hearts", a 1H opening's "at most 3 hearts" does). Types that differ in one suit are
+    said together ("10-14 HCP with a four-card major").
     """
     if shown is None:
         return []
-    space = profile_space()
+    key = (tuple(map(id, denied)), shown, tuple(before), ctx)
+    hit = _SAID.get(key)
+    if hit is not None and all(a is b for a, b in zip(hit[0], denied, strict=True)):
+        return list(hit[1])
+    out = _denial_words(denied, shown, before, ctx)
+    if len(_SAID) >= _SAID_MAX:
+        _SAID.clear()
+    _SAID[key] = (tuple(denied), tuple(out))
+    return out
+
+
+# The same call after the same calls is worded again and again (the web table explains
+# the whole auction at every call): kept, keyed by the denied entries' identities (the
+# entries kept with the words, so an identity is never another entry's).
+_SAID: dict[tuple[object, ...], tuple[tuple[CallEntry, ...], tuple[str, ...]]] = {}
+_SAID_MAX = 4096
+
+
+def _denial_words(denied: Sequence[CallEntry], shown: Constraint, before: Facts,
+                  ctx: TableContext) -> list[str]:
     own = relaxed_mask([*before, (shown, ctx)])
     if not own.any():
         return []
-    weight = space.count
+    weight = profile_space().count
     floor = TELLING_SHARE * float(np.sum(weight[own]))
     candidates: list[tuple[int, CallEntry, Array]] = []
     for order, entry in enumerate(denied):
         overlap = own & relaxed_mask([(entry.choose, ctx)])
         if float(np.sum(weight[overlap])) >= floor:
             candidates.append((order, entry, overlap))
-    said: list[str] = []
+    said: list[tuple[int, list[Item] | str]] = []  # (denial, a type's items or its text)
     left = own.copy()
     rest = 0
     while candidates:
@@ -147,17 +179,124 @@ def denial_words(denied: Sequence[CallEntry], shown: Constraint | None, before: 
         if gains[best] < floor:
             break  # what is left is implied by the denials said
         _, entry, overlap = candidates.pop(best)
-        left &= ~overlap
-        if len(said) >= DENIALS_SHOWN:
+        number = len({n for n, _ in said})
+        if number >= DENIALS_SHOWN:
+            left &= ~overlap
             rest += 1
             continue
-        words = denied_words(entry, ctx, own)
-        if words not in said:
-            said.append(words)
-    out = [f"denies {w}" for w in said]
+        types = _lacking(entry, ctx, left, floor)
+        if types is None or sum(len(_join(t)) + 4 for t in types) > DENIAL_CHARS:
+            words = denied_words(entry, ctx, own)
+            if all(words != w for _, w in said):
+                said.append((number, words))
+        else:
+            said.extend((number, t) for t in types if all(t != w for _, w in said))
+        left &= ~overlap
+    out = [f"denies {w}" for w in _merged(said)]
     if rest:
         out.append(f"and {rest} rarer hand type{'s' if rest > 1 else ''}")
     return out
+
+
+def _lacking(entry: CallEntry, ctx: TableContext, left: Array, floor: float
+             ) -> list[list[Item]] | None:
+    """The hand types of ``entry``'s meaning that remove at least ``floor`` of the hands
+    ``left`` (points of the profile space), each as the items it says beyond what those
+    hands already meet (None: a type says nothing the profile space can word)."""
+    weight = profile_space().count
+    alts = _alternatives(entry.choose) or [entry.choose]
+    if len(alts) > MAX_TYPES:
+        return None
+    types: list[list[Item]] = []
+    for alt in alts:
+        removed = left & relaxed_mask([(alt, ctx)])
+        if float(np.sum(weight[removed])) < floor:
+            continue
+        items = _type_items(_beyond(alt, ctx, left), ctx)
+        if items is None:
+            return None
+        if items and list(items) not in types:
+            types.append(list(items))
+    return types or None
+
+
+@lru_cache(maxsize=4096)
+def _type_items(said: Constraint, ctx: TableContext) -> tuple[Item, ...] | None:
+    """A denied hand type's items (None: it cannot be said as one hand type)."""
+    if any(isinstance(t, Or) for t in (said.items if isinstance(said, And) else [said])):
+        return None  # its words would be the hull of its types: more than it denies
+    view = view_of([(said, ctx)])
+    if view is None:
+        return None
+    named = said.suits()
+    # "at most 3 spades" beside "5+ diamonds, 5+ clubs" only counts the cards left
+    return tuple(i for i in items_of(view)
+                 if not (i[0] in SUIT_KEYS and i[0] not in named and "at most" in i[1]))
+
+
+def _beyond(alt: Constraint, ctx: TableContext, left: Array) -> Constraint:
+    """``alt`` without the terms that the hands ``left`` meet wherever they meet the
+    rest: dropping one may add at most ``BEYOND_SLACK`` of the hands it removes. A term
+    the profile space cannot read (playing tricks) is always kept: relaxed away, it
+    would seem implied."""
+    parts = list(alt.items) if isinstance(alt, And) else [alt]
+    masks = [relaxed_mask([(p, ctx)]) for p in parts]
+    weight = profile_space().count
+    exact = [relax(p) == p for p in parts]
+
+    def removed(keep: list[int]) -> float:
+        mask = left.copy()
+        for i in keep:
+            mask &= masks[i]
+        return float(np.sum(weight[mask]))
+
+    keep = list(range(len(parts)))
+    target = removed(keep)
+    for i in range(len(parts)):
+        if not exact[i] or len(keep) == 1:
+            continue
+        trial = [k for k in keep if k != i]
+        if removed(trial) <= target * (1 + BEYOND_SLACK):
+            keep = trial
+    return conjoin([parts[k] for k in keep])
+
+
+def _merged(said: list[tuple[int, list[Item] | str]]) -> list[str]:
+    """Each denial's words, its hand types joined by "or"; two types of any denials that
+    differ only in one suit's length are said as one (denying either is denying each:
+    "10-14 HCP, 4+ hearts" and "10-14 HCP, 4+ spades" are "10-14 HCP with a four-card
+    major")."""
+    clauses: list[tuple[int, list[list[Item]] | str]] = []
+    done: set[int] = set()
+    sizes = Counter(number for number, _ in said)
+    for i, (number, one) in enumerate(said):
+        if i in done:
+            continue
+        if isinstance(one, str):
+            clauses.append((number, one))
+            continue
+        for j in range(i + 1, len(said)):
+            other = said[j][1]
+            if j in done or isinstance(other, str) or said[j][0] == number or (
+                    sizes[number] > 1 and sizes[said[j][0]] > 1):
+                continue  # a denial of several types is not taken apart for another's
+            only_a = [x for x in one if x not in other]
+            only_b = [x for x in other if x not in one]
+            if (len(only_a) == 1 == len(only_b) and only_a[0][0] in SUIT_KEYS
+                    and only_b[0][0] in SUIT_KEYS
+                    and _named_group([only_a[0][1], only_b[0][1]]) is not None):
+                clauses.append((-1, [one, other]))  # a clause of its own
+                done.add(j)
+                break
+        else:
+            last = clauses[-1] if clauses else None
+            if last is not None and last[0] == number and not isinstance(last[1], str):
+                last[1].append(one)  # another type of the same denial
+            else:
+                clauses.append((number, [one]))
+    return [text if isinstance(text, str) else
+            (_alternatives_text(text) if len(text) > 1 else _join(text[0]))
+            for _, text in clauses if text]
 
 
 def denied_words(entry: CallEntry, ctx: TableContext, own: Array | None = None) -> str:
