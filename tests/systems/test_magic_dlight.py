@@ -33,6 +33,17 @@ TS2M_A_LINE = "3{M}  {inv}, 5+{M}                          [inv, priority 20]"
 EDITED_LINE = "3{M}  {inv}, 6+{M}                          [inv, priority 20]"
 
 
+# 18.5.1 doubled (l.1275): '(X) [system on]' keeps the relay scheme on after their double,
+# from the same lines, so an edit to the undisturbed step answers changes the doubled ones.
+STEP_LINE = '+({shift}+1)  {long}, 0-1{lo}                    [answer, artificial]'
+STEP_EDIT = '+({shift}+1)  {long}, 0-1{hi}, 0-1{lo}           [answer, artificial]'
+RELAY_PRELUDES = [
+    "1D P 1S P 1NT P 2C P 2D P",        # undisturbed
+    "1D P 1S P 1NT P 2C P 2D X",        # their double of the relay
+    "1D P 1S P 1NT P 2C X 2D P",        # their double of the answer before it
+]
+
+
 @cache
 def shipped() -> System:
     return load_system("magic-dlight")
@@ -45,10 +56,14 @@ def _bid(system: System, auction: str, hand: str) -> Call:
 
 @pytest.fixture(scope="module")
 def edited(tmp_path_factory: pytest.TempPathFactory) -> System:
+    # Two edits far apart in one compile (each compile of the file costs seconds): TS2M
+    # a)'s invitation and the relay scheme's first step (the tests below).
     text = SOURCE.read_text(encoding="utf-8")
     assert text.count(TS2M_A_LINE) == 1, "the TS2M a) invitation line moved: update the test"
+    assert text.count(STEP_LINE) == 1, "the relay step line moved: update the test"
     path = tmp_path_factory.mktemp("mdl") / "magic-dlight-edited.bbx"
-    path.write_text(text.replace(TS2M_A_LINE, EDITED_LINE), encoding="utf-8")
+    path.write_text(text.replace(TS2M_A_LINE, EDITED_LINE).replace(STEP_LINE, STEP_EDIT),
+                    encoding="utf-8")
     return load_system(str(path))
 
 
@@ -87,7 +102,7 @@ def test_red_option_changes_the_two_level_two_suiters() -> None:
 
 def test_sbu_finds_rule_of_18_breaches_of_the_weak_majors() -> None:
     report = SBU().check(shipped())
-    breaches = [f for f in report.findings if "Rule of 18" in f.rule]
+    breaches = [f for f in report.findings if "Rule of 18" in (f.rule or "")]
     assert {"1H", "1S"} <= {f.call for f in breaches}
     for finding in breaches:
         assert finding.level is None and finding.witness is not None
@@ -138,3 +153,11 @@ def test_defence_asks_for_their_meaning() -> None:
     against = {Side.NS: natural, Side.EW: shipped()}
     assert choose_call(hand, auction, against).call == Call.parse("2NT")
     assert choose_call(hand, auction, as_systems(shipped())).call != Call.parse("2NT")
+
+
+@pytest.mark.parametrize("auction", RELAY_PRELUDES)
+def test_the_doubled_relay_scheme_follows_the_undisturbed_one(edited: System,
+                                                              auction: str) -> None:
+    five_four_short_hearts = "K32.2.QJ432.K432"   # diamonds not good enough to redouble
+    assert _bid(shipped(), auction, five_four_short_hearts) == Call.parse("3C")
+    assert _bid(edited, auction, five_four_short_hearts) != Call.parse("3C")
