@@ -9,6 +9,7 @@ from bidbox.core import PASS, Auction, Call, Hand, Side
 from bidbox.engine import as_systems, choose_call
 from bidbox.engine.explain import explain
 from bidbox.lang import System, compile_text, load_system
+from bidbox.lang.system import Forcing
 
 
 @cache
@@ -84,3 +85,33 @@ def test_the_base_answers_a_strong_club_two_by_its_meaning() -> None:
     systems = _against("2C hcp 23+ [artificial, strong, gf]")
     result = choose_call(Hand.parse("KQJ932.32.432.32"), Auction.parse("2C"), systems)
     assert result.call == Call.parse("2S") and result.source == "base"
+
+
+def test_opener_raises_responder_in_competition_from_the_base() -> None:
+    # 1H P 1S and their 2C or double: four-card support and a minimum raise to 2S, so that
+    # responder knows of the fit; without four cards the base says nothing.
+    for auction in ("1H P 1S 2C", "1H P 1S X"):
+        result = choose_call(Hand.parse("AQ54.AJ632.K4.32"), Auction.parse(auction), bare())
+        assert result.call == Call.parse("2S") and result.source == "base", auction
+    three = choose_call(Hand.parse("A54.AJ632.K4.432"), Auction.parse("1H P 1S 2C"), bare())
+    assert three.source != "base"
+
+
+def test_opener_jump_shifts_to_game_from_the_base() -> None:
+    # 19 HCP with a second suit after 1H P 1S: 3D, forcing to game; a 16-count does not.
+    result = choose_call(Hand.parse("A5.AKQ43.AKJ6.52"), Auction.parse("1H P 1S P"), bare())
+    assert result.call == Call.parse("3D") and result.source == "base"
+    assert result.forcing is Forcing.GAME_FORCING
+    weaker = choose_call(Hand.parse("A5.AKQ43.QJ76.52"), Auction.parse("1H P 1S P"), bare())
+    assert weaker.source != "base"
+
+
+def test_their_four_level_opening_is_doubled_for_takeout() -> None:
+    # Direct: 17 HCP and a singleton in their suit; protective (4S P P): a little lighter.
+    direct = choose_call(Hand.parse("AK54.5.KJ32.AQ43"), Auction.parse("P 4H"), bare())
+    assert direct.call == Call.parse("X") and direct.source == "base"
+    protective = choose_call(Hand.parse("5.AQ54.KJ32.KQ43"), Auction.parse("4S P P"), bare())
+    assert protective.call == Call.parse("X") and protective.source == "base"
+    # Three cards in their suit: no takeout double.
+    flat = choose_call(Hand.parse("Q65.AQ54.KJ32.43"), Auction.parse("4S P P"), bare())
+    assert flat.call == PASS
