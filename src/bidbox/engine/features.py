@@ -39,6 +39,8 @@ class HandFeatures:
     def __init__(self, masks: Array) -> None:
         self.masks = masks
         self._cache: dict[str, Array] = {}
+        self._columns: dict[str, list[tuple[Array, int]]] = {}
+        self._codes: dict[frozenset[str], Array] = {}
 
     @property
     def n(self) -> int:
@@ -55,6 +57,44 @@ class HandFeatures:
 
     def take(self, index: Array) -> SubFeatures:
         return SubFeatures(self, index)
+
+    def codes(self, names: frozenset[str]) -> Array:
+        """Per hand, an int64 that is equal for two hands exactly when every measure in
+        ``names`` has the same value for both: the key by which the batch bidder groups
+        hands that no step reading only these measures can tell apart."""
+        cached = self._codes.get(names)
+        if cached is not None:
+            return cached
+        code = np.zeros(self.n, dtype=np.int64)
+        radix = 1
+        for name in sorted(names):
+            for column, size in self._column_codes(name):
+                if radix * size >= 1 << 62:  # keep the mixed radix inside int64
+                    _, code = np.unique(code, return_inverse=True)
+                    code = code.astype(np.int64).reshape(-1)
+                    radix = int(code.max()) + 1 if code.size else 1
+                code = code * size + column
+                radix *= size
+        if len(self._codes) >= _CODES_KEPT:
+            self._codes.pop(next(iter(self._codes)))
+        self._codes[names] = code
+        return code
+
+    def _column_codes(self, name: str) -> list[tuple[Array, int]]:
+        """Each column of a measure as small integer codes (0..size-1) and their count."""
+        columns = self._columns.get(name)
+        if columns is None:
+            values = np.asarray(self.value(name)).reshape(self.n, -1)
+            columns = []
+            for k in range(values.shape[1]):
+                distinct, inverse = np.unique(values[:, k], return_inverse=True)
+                columns.append((inverse.astype(np.int64).reshape(-1), max(len(distinct), 1)))
+            self._columns[name] = columns
+        return columns
+
+
+_CODES_KEPT = 64
+"""Key sets kept per batch of hands: one per set of measures the steps read."""
 
 
 class SubFeatures:
@@ -78,6 +118,42 @@ class SubFeatures:
 
     def take(self, index: Array) -> SubFeatures:
         return SubFeatures(self.parent, self.index[index])
+
+
+class UnkeyedMeasure(Exception):
+    """A step asked :class:`DistinctFeatures` for a measure its hands were not grouped by:
+    hands with one representative may differ in it, so the step must run again with the
+    measure in the key."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+class DistinctFeatures(SubFeatures):
+    """One representative hand per distinct value of the measures in ``keyed``.
+
+    A step that reads only those measures (through :meth:`value`) treats every hand of a
+    group as it treats its representative, so running it on the representatives and
+    spreading the answers back is exact; reading any other measure raises
+    :class:`UnkeyedMeasure` instead of answering for hands it does not describe. ``read``
+    collects what the step did read (shared by every subset taken), which is the key to
+    start from next time."""
+
+    def __init__(self, parent: HandFeatures, index: Array, keyed: frozenset[str],
+                 read: set[str] | None = None) -> None:
+        super().__init__(parent, index)
+        self.keyed = keyed
+        self.read: set[str] = set() if read is None else read
+
+    def value(self, name: str) -> Array:
+        if name not in self.keyed:
+            raise UnkeyedMeasure(name)
+        self.read.add(name)
+        return super().value(name)
+
+    def take(self, index: Array) -> SubFeatures:
+        return DistinctFeatures(self.parent, self.index[index], self.keyed, self.read)
 
 
 SAMPLE_DEALS = 100_000
