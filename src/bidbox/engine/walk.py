@@ -10,12 +10,13 @@ both read every call, and every side's forcing state, the same way.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, Call, CallKind
-from bidbox.core.seats import Seat, Side
+from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.predicates import TableContext
 from bidbox.lang.constraints import context_holds
 from bidbox.lang.system import CallEntry, Forcing, Node, System
@@ -123,10 +124,26 @@ class TableState:
 
 
 def start(systems: Mapping[Side, System], auction: Auction) -> TableState:
-    """The state before the first call of ``auction``'s table (dealer and vulnerability)."""
+    """The state before the first call of ``auction``'s table (dealer and vulnerability).
+
+    The same systems at the same table get the same state object, so that the states
+    :func:`advance` keeps are found again by every later auction at that table."""
+    ns, ew = systems[Side.NS], systems[Side.EW]
+    key = (id(ns), id(ew), auction.dealer, auction.vul)
+    kept = _STARTS.get(key)
+    if kept is not None and kept[0] is ns and kept[1] is ew:
+        return kept[2]
     empty = Auction(auction.dealer, auction.vul)
     sides = {side: SideState(systems[side].root, _base_root(systems[side])) for side in Side}
-    return TableState(empty, sides, dict.fromkeys(Seat))
+    state = TableState(empty, sides, dict.fromkeys(Seat))
+    _STARTS[key] = (ns, ew, state)  # the systems kept with it: their ids stay theirs
+    if len(_STARTS) > _STARTS_KEPT:
+        _STARTS.pop(next(iter(_STARTS)))
+    return state
+
+
+_STARTS: dict[tuple[int, int, Seat, Vulnerability], tuple[System, System, TableState]] = {}
+_STARTS_KEPT = 256
 
 
 def _base_root(system: System) -> Node | None:
@@ -155,8 +172,30 @@ def read_call(state: TableState, call: Call) -> WalkStep:
 
 
 def advance(state: TableState, call: Call, step: WalkStep | None = None) -> TableState:
-    """The state after ``call``; ``step`` is :func:`read_call`'s reading when already known."""
-    step = step or read_call(state, call)
+    """The state after ``call``; ``step`` is :func:`read_call`'s reading when already known.
+
+    A state depends only on the state before and the call, so each one is made once and
+    kept (the last :data:`_CHILDREN_KEPT`): the batch bidder's groups and its later
+    batches, and the one-hand bidder's replays, walk the same auctions again and again."""
+    if step is not None:
+        return _advance(state, call, step)
+    key = (id(state), call)
+    kept = _CHILDREN.get(key)
+    if kept is not None and kept[0] is state:
+        _CHILDREN.move_to_end(key)
+        return kept[1]
+    child = _advance(state, call, read_call(state, call))
+    _CHILDREN[key] = (state, child)  # the parent kept alive with it: its id stays its own
+    if len(_CHILDREN) > _CHILDREN_KEPT:
+        _CHILDREN.popitem(last=False)
+    return child
+
+
+_CHILDREN: OrderedDict[tuple[int, Call], tuple[TableState, TableState]] = OrderedDict()
+_CHILDREN_KEPT = 50_000
+
+
+def _advance(state: TableState, call: Call, step: WalkStep) -> TableState:
     seat = step.seat
     auction = state.auction.add(call)
     steps = (*state.steps, step)
