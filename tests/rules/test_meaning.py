@@ -54,3 +54,31 @@ def test_relaxed_meanings_hold_for_more_hands_and_bound_lengths_below() -> None:
         if true.possible:
             assert all(bound.min_length(i) <= true.min_length(i) for i in range(4))
             assert shape_stats(c, ctx).possible
+
+
+def test_ranges_read_on_packed_masks_are_the_fitting_hands_min_and_max() -> None:
+    """The packed reading (every row at once on a few bytes, or a binary search on the
+    whole mask) gives the least and most HCP and length of the fitting hands."""
+    from bidbox.rules.meaning import _masks_of
+
+    for space in (profile_space(), sample_hands()):
+        masks = _masks_of(space)
+        hcp, lengths = space.value("hcp"), space.value("lengths")
+        checked = 0
+        for c, ctx in meanings()[::5]:
+            if space is profile_space() and not c.measures() <= EXACT_MEASURES:
+                continue
+            mask = compile_predicate(c)(space, ctx)
+            if not mask.any():
+                assert not masks.bounds(np.packbits(mask)).possible
+                continue
+            want = ((int(hcp[mask].min()), int(hcp[mask].max())),
+                    tuple((int(lengths[mask, i].min()), int(lengths[mask, i].max()))
+                          for i in range(4)))
+            for gather in (0, 1 << 40):  # binary search; every row at once
+                masks.GATHER = gather
+                got = masks.bounds(np.packbits(mask))
+                assert (got.hcp, got.lengths) == want, (str(c), gather)
+            checked += 1
+        masks.GATHER = type(masks).GATHER
+        assert checked > 5

@@ -70,6 +70,8 @@ class _PackedMasks:
         self.valid = np.packbits(np.ones(space.n, dtype=bool))
         self.memo: dict[tuple[Constraint, TableContext | None], Array] = {}
         self.size = 0
+        self._levels: tuple[Array, list[tuple[int, int]]] | None = None
+        self._values: tuple[Array, Array] = (np.zeros(0), np.zeros((0, 4)))  # hcp, lengths
 
     def get(self, c: Constraint, ctx: TableContext) -> Array:
         key = (c, ctx if _reads_context(c) else None)
@@ -96,58 +98,94 @@ class _PackedMasks:
         return out
 
 
+    def bounds(self, packed: Array) -> MeaningStats:
+        """HCP and length ranges of the hands in ``packed``, read without unpacking the
+        space's worth of booleans: a few hands are found from the bytes that hold them
+        and their values read; many, by a binary search per measure on the packed masks
+        of the hands holding at least each value (every fitting hand holds v or more:
+        no bit of ``packed`` outside row v; none holds more than v: none inside row
+        v + 1)."""
+        exact = isinstance(self.space, ProfileSpace)
+        cols = np.flatnonzero(packed)
+        if not cols.shape[0]:
+            return MeaningStats(False, (0, 0), ((0, 0),) * 4, exact)
+        rows, spans = self.levels()
+        if cols.shape[0] * 8 <= self.GATHER:
+            # Few hands: unpack only their bytes and read their values.
+            bits = np.unpackbits(packed[cols]).view(bool)
+            hands = (cols[:, None] * 8 + np.arange(8)).reshape(-1)[bits]
+            hcp = self._values[0][hands]
+            lengths = self._values[1][hands]
+            return MeaningStats(True, (int(hcp.min()), int(hcp.max())),
+                                tuple((int(lengths[:, i].min()), int(lengths[:, i].max()))
+                                      for i in range(4)), exact)
+        ranges = []
+        for first, end in spans:
+            def holds(v: int, every: bool, first: int = first) -> bool:
+                row = rows[first + v]
+                # every hand holds v or more / no hand holds v or more
+                return not (packed & ~row).any() if every else not (packed & row).any()
+            lo, top = 0, end - first - 1  # the largest v every hand holds
+            while lo < top:
+                mid = (lo + top + 1) // 2
+                lo, top = (mid, top) if holds(mid, True) else (lo, mid - 1)
+            hi, top = lo, end - first - 1  # the least v with no hand above it
+            while hi < top:
+                mid = (hi + top) // 2
+                hi, top = (hi, mid) if holds(mid + 1, False) else (mid + 1, top)
+            ranges.append((lo, hi))
+        return MeaningStats(True, ranges[0], tuple(ranges[1:]), exact)
+
+    GATHER = 1 << 15  # hands at most read one by one (more: a binary search)
+
+    def levels(self) -> tuple[Array, list[tuple[int, int]]]:
+        """Rows of packed masks, measure after measure (HCP, then S, H, D, C lengths):
+        row v of a measure holds the hands with v or more (up to one past the most any
+        hand holds); and each measure's (first row, end row)."""
+        if self._levels is None:
+            self._values = (self.space.value("hcp"), self.space.value("lengths"))
+            columns = [self._values[0].astype(np.int64)] + [
+                self._values[1][:, i].astype(np.int64) for i in range(4)]
+            blocks: list[Array] = []
+            spans: list[tuple[int, int]] = []
+            at = 0
+            for x in columns:
+                top = int(x.max()) + 2
+                blocks.extend(np.packbits(x >= v) for v in range(top))
+                spans.append((at, at + top))
+                at += top
+            self._levels = (np.stack(blocks), spans)
+        return self._levels
+
+    def count(self, packed: Array) -> int:
+        return int(np.bitwise_count(packed).sum())
+
+
 _MASKS: dict[int, _PackedMasks] = {}
+
+
+def _masks_of(space: Features) -> _PackedMasks:
+    masks = _MASKS.get(id(space))
+    if masks is None or masks.space is not space:
+        masks = _MASKS[id(space)] = _PackedMasks(space)
+    return masks
 
 
 def fits(space: Features, c: Constraint, ctx: TableContext) -> Array:
     """Which hands (or profiles) of ``space`` fit ``c``: the compiled predicate's answer,
     assembled from parts already evaluated for other meanings."""
-    masks = _MASKS.get(id(space))
-    if masks is None or masks.space is not space:
-        masks = _MASKS[id(space)] = _PackedMasks(space)
-    return np.unpackbits(masks.get(c, ctx), count=space.n).astype(bool)
+    return np.unpackbits(_masks_of(space).get(c, ctx), count=space.n).astype(bool)
 
 
 @cache
 def stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningStats:
-    space = _space(c)
-    return _measure(space, fits(space, c, ctx))
+    masks = _masks_of(_space(c))
+    return masks.bounds(masks.get(c, ctx))
 
 
 def _measure(space: Features, mask: Array) -> MeaningStats:
-    exact = isinstance(space, ProfileSpace)
-    if not mask.any():
-        return MeaningStats(False, (0, 0), ((0, 0),) * 4, exact)
-    if isinstance(space, HandFeatures):
-        # Dealt hands fall into a few thousand (shape, HCP) profiles: range over those.
-        profiles, hand_profile = _profiles_of(space)
-        present = np.zeros(profiles.shape[0], dtype=bool)
-        present[hand_profile[mask]] = True
-        hcp, lengths = profiles[present, 4], profiles[present, :4]
-    else:
-        hcp, lengths = space.value("hcp")[mask], space.value("lengths")[mask]
-    return MeaningStats(True, (int(hcp.min()), int(hcp.max())),
-                        tuple((int(lengths[:, i].min()), int(lengths[:, i].max()))
-                              for i in range(4)), exact)
-
-
-_PROFILES: dict[int, tuple[HandFeatures, Array, Array]] = {}
-
-
-def _profiles_of(space: HandFeatures) -> tuple[Array, Array]:
-    """The distinct (S, H, D, C lengths, HCP) rows of a batch of hands, and each hand's row."""
-    known = _PROFILES.get(id(space))
-    if known is not None and known[0] is space:
-        return known[1], known[2]
-    lengths = space.value("lengths").astype(np.int64)
-    code = (((lengths[:, 0] * 14 + lengths[:, 1]) * 14 + lengths[:, 2]) * 14
-            + lengths[:, 3]) * 64 + space.value("hcp").astype(np.int64)
-    codes, inverse = np.unique(code, return_inverse=True)
-    shape, hcp = codes // 64, codes % 64
-    profiles = np.stack([shape // 2744, shape // 196 % 14, shape // 14 % 14, shape % 14, hcp],
-                        axis=1)
-    _PROFILES[id(space)] = (space, profiles, inverse.reshape(-1))
-    return profiles, inverse.reshape(-1)
+    """The ranges of the hands in ``mask`` (booleans over ``space``)."""
+    return _masks_of(space).bounds(np.packbits(mask))
 
 
 MIN_SAMPLED = 200  # fewer fitting dealt hands than this are too few to read shape from
@@ -172,12 +210,12 @@ def shape_stats(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> MeaningSt
     over the meaning relaxed to the profile space, whose minima are true lower bounds."""
     if c.measures() <= EXACT_MEASURES:
         return stats(c, ctx)
-    pool = sample_hands()
-    mask = fits(pool, c, ctx)
-    if int(mask.sum()) >= MIN_SAMPLED:
-        return _measure(pool, mask)
+    masks = _masks_of(sample_hands())
+    packed = masks.get(c, ctx)
+    if masks.count(packed) >= MIN_SAMPLED:
+        return masks.bounds(packed)
     loose = stats(relax(c), ctx)
-    return replace(loose, exact=False) if loose.possible else _measure(pool, mask)
+    return replace(loose, exact=False) if loose.possible else masks.bounds(packed)
 
 
 def hand_types(c: Constraint) -> list[Constraint]:
@@ -209,19 +247,31 @@ def _hand_at(space: Features, mask: Array) -> Hand | None:
 def is_strong(c: Constraint, ctx: TableContext = DEFAULT_CONTEXT) -> bool:
     """Every fitting hand is strong: 16+ HCP or 8+ playing tricks (SBU 6.2 §1)."""
     pool = sample_hands()
-    mask = fits(pool, c, ctx)
-    if not mask.any():
+    packed = _masks_of(pool).get(c, ctx)
+    if not packed.any():
         return stats(c, ctx).hcp[0] >= 16
-    strong = (pool.value("hcp") >= 16) | (pool.value("playing_tricks") >= 8)
-    return bool(strong[mask].all()) and stats(c, ctx).possible
+    return not (packed & ~_strong(pool)).any() and stats(c, ctx).possible
+
+
+_STRONG: dict[int, tuple[Features, Array]] = {}
+
+
+def _strong(pool: Features) -> Array:
+    """The packed mask of the strong hands of ``pool``."""
+    hit = _STRONG.get(id(pool))
+    if hit is None or hit[0] is not pool:
+        hit = _STRONG[id(pool)] = (pool, np.packbits(
+            (pool.value("hcp") >= 16) | (pool.value("playing_tricks") >= 8)))
+    return hit[1]
 
 
 @cache
 def share_where(c: Constraint, condition: Constraint, ctx: TableContext = DEFAULT_CONTEXT
                 ) -> float:
     """The share of hands fitting ``c`` that also fit ``condition`` (on dealt hands)."""
-    pool = sample_hands()
-    mask = fits(pool, c, ctx)
-    if not mask.any():
+    masks = _masks_of(sample_hands())
+    packed = masks.get(c, ctx)
+    n = masks.count(packed)
+    if not n:
         return 0.0
-    return float(fits(pool, condition, ctx)[mask].mean())
+    return masks.count(packed & masks.get(condition, ctx)) / n
