@@ -1,7 +1,7 @@
 """Canary: who makes each call, per opening: the notes, the natural base, or the placement.
 
     python benchmarks/bench_canary_sources.py [--deals 1000] [--seed 7]
-        [--against sbu-level1] [--json PATH]
+        [--against sbu-level1] [--canary PATH] [--json PATH]
 
 Dealt boards follow the 16-board dealer/vulnerability cycle. Canary sits North-South,
 the other system (default sbu-level1) East-West, and every board is bid hand by hand
@@ -56,9 +56,10 @@ def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def measure(deals: int, seed: int, against: str) -> dict[str, Tally]:
+def measure(deals: int, seed: int, against: str, canary_file: str = "canary"
+            ) -> dict[str, Tally]:
     """Bid ``deals`` boards and tally Canary's calls per opening and source."""
-    canary, other = load_system("canary"), load_system(against)
+    canary, other = load_system(canary_file), load_system(against)
     systems = {Side.NS: canary, Side.EW: other}
     batch = deal_batch(deals, seed=seed)
     tallies: dict[str, Tally] = defaultdict(Tally)
@@ -114,11 +115,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--against", default="sbu-level1")
+    parser.add_argument("--canary", default="canary",
+                        help="another canary.bbx to measure (an older version, say)")
     parser.add_argument("--json", help="also write the tallies here")
     args = parser.parse_args(argv)
     started = time.process_time()
-    tallies = measure(args.deals, args.seed, args.against)
-    print(f"canary (NS) against {args.against} (EW), {args.deals} boards, seed {args.seed}: "
+    tallies = measure(args.deals, args.seed, args.against, args.canary)
+    print(f"{args.canary} (NS) against {args.against} (EW), {args.deals} boards, seed {args.seed}: "
           f"Canary's calls by source, per opening")
     print("\n".join(report(tallies, "calls")))
     print("the same without passes (a placement pass is often just the end of the auction):")
