@@ -383,3 +383,32 @@ def test_lin_export_reads_back(client: TestClient) -> None:
     assert board.auction[2].alertable and "Stayman" in board.auction[2].announcement
     new(client)
     assert len(lin.loads(client.get("/api/history.lin").text)) == 2
+
+
+def test_a_warmed_server_answers_as_a_cold_one(db_path: Path, tmp_path: Path) -> None:
+    """``serve`` warms its caches at start-up (``table.warm_up``, issue 11: the first
+    table of a new process waited about 1.5 s for them); warming changes no answer."""
+    from bidbox.web import table as tables
+
+    body = {"system": "tosr", "deal": DEAL, "dealer": "N", "seat": "S"}
+    with TestClient(create_app(db_path)) as cold:
+        want = cold.post("/api/tables", json=body).json()
+        want = call(cold, want, "P")
+    started: list[tuple[str, ...]] = []
+    real = tables.warm_up
+
+    def spy(names: tuple[str, ...]) -> None:
+        started.append(tuple(names))
+        real(names)
+
+    import bidbox.web.app as app_module
+
+    app_module.warm_up = spy  # type: ignore[assignment]
+    try:
+        with TestClient(create_app(tmp_path / "warm.sqlite", warm=True)) as warm:
+            assert started == [app_module.WARM_SYSTEMS]  # it ran before the first request
+            got = warm.post("/api/tables", json=body).json()
+            got = call(warm, got, "P")
+    finally:
+        app_module.warm_up = real
+    assert {**got, "id": None} == {**want, "id": None}

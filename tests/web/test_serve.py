@@ -4,6 +4,7 @@ answers on it (what ``make run`` does, on a free port and a temporary store)."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -13,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bidbox.cli.main import main
+from bidbox.web.app import NO_WARM_ENV
 
 from .support import free_port
 
@@ -47,7 +49,8 @@ def test_serve_prints_the_url_and_answers(tmp_path: Path, workers: int) -> None:
     server = subprocess.Popen([sys.executable, "-m", "bidbox", "serve", "--port", str(port),
                                "--db", str(db), "--workers", str(workers),
                                "--results", str(tmp_path)],
-                              stderr=subprocess.PIPE, text=True)
+                              stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, NO_WARM_ENV: "1"})  # warm_up: test_api
     try:
         assert server.stderr is not None
         line = server.stderr.readline()

@@ -39,7 +39,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         # Also checks the store, and adds the version column to an older one, before
         # any worker starts: workers never race to change the schema.
-        app = create_app(db.resolve(), results.resolve())  # DDS calls change the cwd
+        # DDS calls change the cwd; served, the app warms its caches as it starts.
+        app = create_app(db.resolve(), results.resolve(), warm=True)
     except OSError as err:
         raise ServeError(f"--db '{db}': {err.strerror or err}") from None
     except Exception as err:  # sqlite3.DatabaseError: not an SQLite file

@@ -19,11 +19,12 @@ changes what is stored: a table is written only after the whole request succeede
 
 from __future__ import annotations
 
+import os
 import secrets
 import threading
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -58,6 +59,7 @@ from bidbox.web.table import (
     row_of,
     system_of,
     table_of,
+    warm_up,
 )
 
 HERE = Path(__file__).parent
@@ -111,13 +113,28 @@ def _session(response: Response,
 Session = Annotated[str, Depends(_session)]
 
 
-def create_app(db_path: Path, results: Path | None = None) -> FastAPI:
+WARM_SYSTEMS = ("sbu-level1", "tosr")  # the shipped systems a served process warms
+NO_WARM_ENV = "BIDBOX_NO_WARM"  # set (not 0): start at once, warm nothing (the tests)
+
+
+def create_app(db_path: Path, results: Path | None = None, warm: bool = False) -> FastAPI:
     """The application over the SQLite store at ``db_path`` (created if missing); the
-    simulation report pages list the lab's results folders under ``results``."""
+    simulation report pages list the lab's results folders under ``results``. With
+    ``warm`` (``bidbox serve``), the app's start-up deals and explains a table in each of
+    ``WARM_SYSTEMS`` before it answers anyone (``table.warm_up``), so the first person's
+    table does not wait for the caches a new process builds."""
     store = TableStore(db_path)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        if warm and os.environ.get(NO_WARM_ENV, "").strip() in ("", "0"):
+            warm_up(WARM_SYSTEMS)  # uvicorn accepts no request before this returns
+        yield
+
     app = FastAPI(title="bidbox bidding table", version="1",
                   description="Practise a bidding system with robots that bid it and "
-                              "explain every call. The page at / uses this API.")
+                              "explain every call. The page at / uses this API.",
+                  lifespan=lifespan)
     app.state.store = store
     app.state.results = results
     templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -398,13 +415,11 @@ def app_from_env() -> FastAPI:
     """The app for ``bidbox serve --workers N``: uvicorn starts each worker process from an
     import string (``bidbox.web.app:app_from_env``, a factory), so the store and results
     paths travel in the environment, set by ``serve`` before it starts them."""
-    import os
-
     db = os.environ.get(DB_ENV)
     if not db:
         raise RuntimeError(f"{DB_ENV} is not set: start the server with `bidbox serve`")
     results = os.environ.get(RESULTS_ENV)
-    return create_app(Path(db), Path(results) if results else None)
+    return create_app(Path(db), Path(results) if results else None, warm=True)
 
 
 def report_view(data: dict[str, Any]) -> dict[str, Any]:
@@ -434,5 +449,5 @@ def _file_response(text: str, name: str) -> PlainTextResponse:
                                             f'attachment; filename="{name}"'})
 
 
-__all__ = ["DB_ENV", "RESULTS_ENV", "SESSION_COOKIE", "CallBody", "NewTableBody",
+__all__ = ["DB_ENV", "NO_WARM_ENV", "RESULTS_ENV", "SESSION_COOKIE", "CallBody", "NewTableBody",
            "app_from_env", "create_app", "report_view"]

@@ -440,6 +440,28 @@ def new_table(request: TableRequest, board_hint: int = 1) -> Table:
     return table
 
 
+# North opens, East passes, South (the person) passes: every step of a table's first
+# answer (robots' bids with their reasons, the person's call, the alerts and the worded
+# denials) runs once on it.
+WARM_DEAL = "N:AKQ2.K54.AQ4.J53 J43.AQ2.K876.Q42 T98.JT9.JT9.AK87 765.8763.532.T96"
+
+
+def warm_up(names: Sequence[str]) -> None:
+    """Build, before the first request, what a new process otherwise builds while a person
+    waits for the first table (about 1.5 s): the compiled systems, the dealt pool the
+    alert readings measure meanings on and its packed masks, the profile space and its
+    masks, the trick model and the score table, the compiled predicates of the first
+    round. A table is dealt from ``WARM_DEAL`` in each system, called to the end of a
+    round and explained; nothing is stored. Every one of those caches is filled the
+    same way by any first table, so no answer depends on whether it ran."""
+    for name in names:
+        table = new_table(TableRequest(system=name, deal=WARM_DEAL, dealer="N", seat="S"))
+        table.explanation()
+        table.preview("P")
+        table.make_call("P")
+        table.explanation()
+
+
 def _north_first(text: str) -> str:
     hands = parse_deal(text)
     return "N:" + " ".join(hands[s].pbn() for s in Seat)
