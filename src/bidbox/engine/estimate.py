@@ -27,7 +27,7 @@ from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import profile_space
 from bidbox.engine.walk import TableState
-from bidbox.lang.constraints import Constraint
+from bidbox.lang.constraints import And, Constraint, Not, Or
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,45 @@ def _estimate_pool() -> HandFeatures:
     return HandFeatures(sample_hands().masks[:ESTIMATE_SAMPLE])
 
 
-@lru_cache(maxsize=8192)
 def _fact_mask(c: Constraint, ctx: TableContext, exact: bool) -> Array:
-    space: Features = profile_space() if exact else _estimate_pool()
-    return compile_predicate(c)(space, ctx)
+    """The points of the space that fit ``c`` (never to be changed: it is kept).
+
+    A call's facts are its meaning and the negation of every call tried before it, and
+    the calls tried before are the same list at every auction through a node, so the
+    facts of two readings share most of their parts. Each and/or/not is therefore put
+    together from its parts' kept masks (the same booleans the whole predicate gives),
+    and a part that reads no table context is kept once for every context."""
+    key = (c, ctx if _reads_context(c) else None, exact)
+    kept = _MASKS.get(key)
+    if kept is not None:
+        _MASKS.move_to_end(key)
+        return kept
+    if isinstance(c, And | Or) and c.items:
+        parts = [_fact_mask(item, ctx, exact) for item in c.items]
+        join = np.logical_and if isinstance(c, And) else np.logical_or
+        out = parts[0]
+        for part in parts[1:]:
+            out = join(out, part)
+        if len(parts) == 1:
+            out = out.copy()
+    elif isinstance(c, Not):
+        out = np.logical_not(_fact_mask(c.item, ctx, exact))
+    else:
+        space: Features = profile_space() if exact else _estimate_pool()
+        out = np.asarray(compile_predicate(c)(space, ctx), dtype=bool)
+    _MASKS[key] = out
+    if len(_MASKS) > _MASKS_KEPT:
+        _MASKS.popitem(last=False)
+    return out
+
+
+_MASKS: OrderedDict[tuple[Constraint, TableContext | None, bool], Array] = OrderedDict()
+_MASKS_KEPT = 8192
+
+
+@lru_cache(maxsize=65536)
+def _reads_context(c: Constraint) -> bool:
+    return "context" in c.measures()
 
 
 @cache
@@ -105,6 +140,26 @@ def _same(a: CallReading, b: CallReading) -> bool:
 
 
 def estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
+    """Every seat's estimate from the calls of the walk's ``state`` (a fresh dict).
+
+    The walk makes each state once (``walk.advance`` keeps them), so the estimates are
+    kept per state object: every step that judges at that state, in this batch or a later
+    one, reads them once."""
+    kept = _BY_STATE.get(id(state))
+    if kept is not None and kept[0] is state:
+        return dict(kept[1])
+    out = _estimate_seats(state)
+    _BY_STATE[id(state)] = (state, out)  # the state held with it: its id stays its own
+    if len(_BY_STATE) > _BY_STATE_KEPT:
+        _BY_STATE.pop(next(iter(_BY_STATE)))
+    return dict(out)
+
+
+_BY_STATE: dict[int, tuple[TableState, dict[Seat, SeatEstimate]]] = {}
+_BY_STATE_KEPT = 16384
+
+
+def _estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
     """Every seat's estimate from the calls of the walk's ``state``. A seat's estimate is
     kept by what its calls say (each call's entry, the entries it denies, its table
     context), so every auction and every batch in which a seat has made the same calls
@@ -150,20 +205,34 @@ def partner_view(seats: Mapping[Seat, SeatEstimate], me: Seat, own_hcp: Array,
     19-count, and the opponents, whose passes said little, take the rest. Shares by size
     alone would have read that partner as 5 and the hand would not have moved."""
     others = (me.partner, me.lho, me.rho)
-    left_hcp = np.maximum(40.0 - own_hcp.astype(np.float64), 0.0)
-    partner_hcp = _conditioned(np.array([seats[s].hcp for s in others]),
-                               np.array([seats[s].hcp_sd for s in others]), left_hcp)
-    left_len = np.maximum(13.0 - own_lengths.astype(np.float64), 0.0)  # (n, 4)
-    lengths = np.array([seats[s].lengths for s in others])  # (3, 4)
-    spreads = np.array([seats[s].lengths_sd for s in others])
-    partner_len = np.column_stack([_conditioned(lengths[:, k], spreads[:, k], left_len[:, k])
-                                   for k in range(4)])
+    # Columns: HCP, then the four suits; what is left for the three unseen hands per hand.
+    means = np.array([[seats[s].hcp, *seats[s].lengths] for s in others])  # (3, 5)
+    spreads = np.array([[seats[s].hcp_sd, *seats[s].lengths_sd] for s in others])
+    left = np.empty((own_hcp.shape[0], 5), dtype=np.float64)
+    left[:, 0] = np.maximum(40.0 - own_hcp.astype(np.float64), 0.0)
+    left[:, 1:] = np.maximum(13.0 - own_lengths.astype(np.float64), 0.0)
+    expected = _conditioned_columns(means, spreads, left)
+    left_hcp, left_len = left[:, 0], left[:, 1:]
     # Never below what partner has shown for certain, never above what is left.
     partner = seats[me.partner]
-    partner_hcp = np.clip(partner_hcp, np.minimum(partner.min_hcp, left_hcp), left_hcp)
-    partner_len = np.clip(partner_len, np.minimum(np.array(partner.min_lengths), left_len),
-                          left_len)
+    partner_hcp = np.clip(expected[:, 0], np.minimum(partner.min_hcp, left_hcp), left_hcp)
+    partner_len = np.clip(expected[:, 1:], np.minimum(np.array(partner.min_lengths),
+                                                      left_len), left_len)
     return PartnerView(partner_hcp, partner.hcp_sd, partner_len, np.array(partner.lengths_sd))
+
+
+def _conditioned_columns(means: Array, sds: Array, total: Array) -> Array:
+    """:func:`_conditioned` for every column at once (``means``, ``sds``: (3, k);
+    ``total``: (n, k)): the same sums and products, so the same values."""
+    var = sds.astype(np.float64) ** 2
+    var_sum = var.sum(axis=0)
+    mean_sum = means.sum(axis=0)
+    spread = var_sum > 1e-9
+    coef = var[0] / np.where(spread, var_sum, 1.0)
+    share = means[0] / np.maximum(mean_sum, 1e-9)
+    by_spread = means[0] + (total - mean_sum) * coef
+    out: Array = np.where(spread, by_spread, total * share)
+    return out
 
 
 def _conditioned(means: Array, sds: Array, total: Array) -> Array:
