@@ -10,7 +10,7 @@ import pytest
 
 from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.core.calls import GAME_LEVEL, Strain
-from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call
+from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call, explain
 from bidbox.engine.judgement import expected_scores, is_invitation, trick_distribution
 from bidbox.engine.walk import replay
 from bidbox.evaluate import deal_batch
@@ -251,3 +251,57 @@ def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
                                    "    P any\n", "ask.bbx"))
     kept = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), asks)
     assert kept.call == Call.parse("3NT"), kept
+
+
+SLAM_TRY = "system sl\n1S hcp 11-21, 5+S [opening]\n  3S hcp 10-12, 4+S [inv]\n"
+"""The notes stop after a limit raise: slam is the captain's to find."""
+
+
+@cache
+def slam_try() -> dict[Side, System]:
+    return as_systems(compile_text(SLAM_TRY, "sl.bbx"))
+
+
+def test_the_captain_asks_for_aces_with_slam_in_view() -> None:
+    # 22 HCP opposite a limit raise: a slam to look for, not to bid blind.
+    ask = choose_call(Hand.parse("AKQJ2.KQ2.A2.K32"), Auction.parse("1S P 3S P"), slam_try())
+    assert ask.call == Call.parse("4NT") and ask.source == "placement"
+    assert "Blackwood" in ask.reason
+    # No ace of our own: partner's points seldom hold three aces, so no slam blind
+    # (the trick model alone, which counts points, said slam).
+    none = choose_call(Hand.parse("KQJ32.KQ2.KQ2.K2"), Auction.parse("1S P 3S P"), slam_try())
+    assert none.call.is_bid and none.call.level < 6, none
+
+
+@pytest.mark.parametrize(("hand", "answer"), [
+    ("9876.K32.QJ2.Q32", "5C"), ("9876.A32.QJ2.Q32", "5D"), ("A876.A32.QJ2.Q32", "5H"),
+    ("A876.A32.AJ2.Q32", "5S"), ("A876.A32.AJ2.A32", "5C")])
+def test_partners_judged_blackwood_is_answered_by_aces(hand: str, answer: str) -> None:
+    result = choose_call(Hand.parse(hand), Auction.parse("1S P 3S P 4NT P"), slam_try())
+    assert result.call == Call.parse(answer) and "Blackwood" in result.reason
+
+
+@pytest.mark.parametrize(("answer", "placed"), [("5C", "5S"), ("5D", "6S"), ("5H", "6S")])
+def test_after_the_answer_two_aces_missing_stop_in_five(answer: str, placed: str) -> None:
+    # The asker holds two aces: 5C (none) leaves two missing, 5D or 5H at most one.
+    result = choose_call(Hand.parse("AKQJ2.KQ2.A2.K32"),
+                         Auction.parse(f"1S P 3S P 4NT P {answer} P"), slam_try())
+    assert result.call == Call.parse(placed), result
+
+
+def test_a_judged_4nt_after_our_suit_is_read_as_blackwood() -> None:
+    from bidbox.engine.judgement import asks_aces, judged_meaning
+    _, state = replay(Auction.parse("1S P 3S P"), slam_try())
+    assert asks_aces(state)
+    steps, _ = replay(Auction.parse("1S P 3S P 4NT P 5D"), slam_try())
+    assert judged_meaning(steps, 4) == "Blackwood: asks for aces"
+    assert judged_meaning(steps, 6) == "answers Blackwood: one ace"
+    assert judged_meaning(steps, 2) is None  # the notes' own 3S
+    # Without a suit of ours bid naturally (only no-trump), 4NT is no ace ask.
+    no_trump = as_systems(compile_text(WIDE_NO_TRUMP, "nt.bbx"))
+    nt_steps, _ = replay(Auction.parse("1NT P 4NT"), no_trump)
+    assert not asks_aces(replay(Auction.parse("1NT P"), no_trump)[1])
+    assert judged_meaning(nt_steps, 2) is None
+    explained = explain(Auction.parse("1S P 3S P 4NT P 5D"), slam_try())
+    assert [c.meaning for c in explained.calls][4:] == [
+        "Blackwood: asks for aces", explained.calls[5].meaning, "answers Blackwood: one ace"]

@@ -137,9 +137,10 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
         mask = np.zeros(hands.n, dtype=bool)
         mask[rows[j.mask]] = True
         left &= ~mask
+        fit = ("" if j.call.strain is Strain.NT else
+               f"; the partnership holds eight or more cards in {j.call.strain}")
         out.append(Decision(j.call, mask, None, PLACEMENT,
-                            f"{j.reason} (the notes' {entry.call} is at {entry.location}; "
-                            f"the partnership holds eight or more cards in {j.call.strain})"))
+                            f"{j.reason} (the notes' {entry.call} is at {entry.location}{fit})"))
     return out, left
 
 

@@ -26,6 +26,7 @@ from bidbox.engine.inference import (
     measures_of,
     read_auction,
 )
+from bidbox.engine.judgement import judged_meaning
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.engine.statement import relaxed_mask, state_knowledge
@@ -180,6 +181,7 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
     """Each call in a player's words; ``denials`` also words what each call denies."""
     calls: list[CallExplanation] = []
     before: dict[Seat, Facts] = {s: [] for s in Seat}
+    steps = [r.step for r in readings]
     for reading in readings:
         step, entry = reading.step, reading.entry
         note = None
@@ -198,7 +200,9 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
         elif step.call.kind.name == "PASS":
             meaning = PLACEMENT_PASS_TEXT
         else:
-            meaning = "not in the system: natural"
+            # Judgement's Blackwood and its answers are the conventions every player shares.
+            meaning = (judged_meaning(steps, step.index)
+                       or "not in the system: natural")
         calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,
                                      entry.forcing if entry else None, default_alert(entry),
                                      entry is None, tuple(e.call for e in reading.denied),

@@ -23,10 +23,12 @@ All of it runs on a batch of hands at once, so the one-hand and the batch bidder
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import cache
+from importlib import resources
 
 import numpy as np
 
@@ -38,8 +40,8 @@ from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, pa
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import estimate_tricks, trick_model_info
-from bidbox.engine.walk import TableState, table_context
-from bidbox.lang.system import Forcing, System
+from bidbox.engine.walk import TableState, WalkStep, table_context
+from bidbox.lang.system import CallEntry, Forcing, System
 
 _COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3, Strain.NT: 4}
 """Strain -> column of the trick model's output (S, H, D, C, NT), and for a suit, of the
@@ -178,6 +180,10 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     hands that a hand with at least these HCP may still bid as a placement."""
     auction = state.auction
     everyone = np.ones(hands.n, dtype=bool)
+    if _pending_ask(state.steps):
+        return _answer_aces(hands)
+    if _answered_ask(state) is not None:
+        return after_ace_answer(state, hands)
     duty = obligation(state, default_pass or PASS in defined)
     if duty == "respect" or hands.n == 0:
         why = ("no opening fits: pass" if not state.opened else
@@ -206,7 +212,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
     # worse than they look.
-    allowed &= _slam_odds(options, p.probs) >= SLAM_ODDS
+    allowed &= _slam_odds(options, ace_mixed(p, hands)) >= SLAM_ODDS
+    allowed &= _slam_fit(state, hands, p, options)
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -228,8 +235,30 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
             allowed[weaker] &= ranks[None, :len(options)] < call.rank
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
-    return _judgements(options, best, duty, p, _contract_ours(auction),
-                       {options[j] for j in invitations})
+    out = _judgements(options, best, duty, p, _contract_ours(auction),
+                      {options[j] for j in invitations})
+    return _with_ace_ask(state, hands, p, defined, out)
+
+
+def _with_ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
+                  judged: list[Judgement]) -> list[Judgement]:
+    """``judged`` with Blackwood for the hands that ask (:func:`ace_ask`) in place of the
+    call they would make without knowing partner's aces."""
+    asking = ace_ask(state, hands, p, defined)
+    if not asking.any():
+        return judged
+    out = [replace(j, mask=j.mask & ~asking) for j in judged if (j.mask & ~asking).any()]
+    trumps = _trumps(state, hands, p)[asking]
+    twelve = ace_mixed(p, hands)[asking][np.arange(len(trumps)), trumps, 12:].sum(axis=1).mean()
+    out.append(Judgement(BLACKWOOD, asking, f"Blackwood: {_held(p, asking)}, a known fit, "
+                         f"about {twelve:.0%} to make twelve tricks on what we know: "
+                         f"asks for the aces"))
+    return out
+
+
+def _held(p: _Prospects, mask: Array) -> str:
+    return (f"we hold {_num(p.own_hcp[mask].mean())} HCP, partner about "
+            f"{_num(p.view.hcp[mask].mean())}")
 
 
 INVITE_LEVEL = {Strain.NT: 2, Strain.H: 3, Strain.S: 3}
@@ -365,10 +394,14 @@ def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
     return out
 
 
-SLAM_ODDS = 0.6
-"""The chance of making (double dummy, by the trick model) that judgement asks of a slam,
-in a placement or past the notes' game. At 0.5 the real boards bought as many slams that
-failed as made (benchmarks/bench_real_boards.py: +11, +11, +13 against -11, -13, -13 IMPs)."""
+SLAM_ODDS = 0.55
+"""The chance of making (double dummy) that judgement asks of a slam bid without asking
+for aces, in a placement or past the notes' game, on the distribution that counts the
+aces the partnership may hold (:func:`ace_mixed`). On the points-only distribution it
+was 0.6: at 0.5 the real boards bought as many slams that failed as made (+11, +11, +13
+against -11, -13, -13 IMPs), since that distribution cannot see two aces missing. The
+ace-aware one can, so the margin above even money (partner's unknown side cards) is
+halved."""
 
 
 _EXPLORED = frozenset({"ask", "blackwood", "gerber", "relay", "control", "cue"})
@@ -417,11 +450,358 @@ def beyond_game(state: TableState, hands: Features, game: Call,
             gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, p.probs, vul))
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
-    makes = _slam_odds(slams, p.probs)
-    slam_ev = np.where((gains > 0) & (makes >= SLAM_ODDS), ev[:, 1:], -np.inf)
+    makes = _slam_odds(slams, ace_mixed(p, hands))
+    fit = _slam_fit(state, hands, p, slams)
+    slam_ev = np.where((gains > 0) & (makes >= SLAM_ODDS) & fit, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
-    return _judgements(options, best, "free", p, _contract_ours(auction))
+    return _with_ace_ask(state, hands, p, defined,
+                         _judgements(options, best, "free", p, _contract_ours(auction)))
+
+
+# --- Blackwood: the captain's ace ask ----------------------------------------------
+BLACKWOOD = Call.bid(4, Strain.NT)
+ANSWERS = (Call.bid(5, Strain.C), Call.bid(5, Strain.D), Call.bid(5, Strain.H),
+           Call.bid(5, Strain.S))
+"""Answers to Blackwood by steps: none or four aces, one, two, three."""
+_ACE_WORDS = ("none or four aces", "one ace", "two aces", "three aces")
+
+ASKED_SLAM_ODDS = 0.5
+"""The chance of making that a slam needs once the aces are known: the even-money line of
+IMP scoring, since the ask has removed the main reason for caution (:data:`SLAM_ODDS`).
+Held aces move the odds most: with the estimate at 11-11.5 tricks a fit makes twelve on
+11% of deals missing two aces and 64% holding all four (tools/build_ace_tricks.py's
+deals)."""
+
+GRAND_ODDS = 0.7
+"""The chance of thirteen tricks that a grand slam needs, with no ace missing."""
+
+
+@cache
+def _ace_tricks() -> dict[str, tuple[Array, Array, float]]:
+    """Per kind (suit, nt): the trick model's error's mean and spread by aces held, and
+    the rate of twelve tricks with two aces missing."""
+    ref = resources.files("bidbox.engine") / "data" / "ace_tricks.json"
+    data = json.loads(ref.read_text(encoding="utf-8"))
+    return {kind: (np.array([g["mean"] for g in rows], dtype=np.float64),
+                   np.array([g["sd"] for g in rows], dtype=np.float64),
+                   float(data["missing_two_aces"][kind]["made_12"]))
+            for kind, rows in data["by_aces"].items()}
+
+
+def _natural_suit_bid(steps: Sequence[WalkStep], side: Side) -> bool:
+    """Whether ``side`` has bid, in ``steps``, a suit that its notes or base read as
+    natural: from then on a judged 4NT asks for aces, as every player plays it."""
+    return _natural_suit_in([s.call for s in steps], [s.entry for s in steps],
+                            [s.seat for s in steps], side)
+
+
+def _natural_suit_in(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+                     seats: Sequence[Seat], side: Side) -> bool:
+    return any(seat.side is side and entry is not None and call.is_bid
+               and call.strain not in (None, Strain.NT) and not entry.is_artificial
+               for call, entry, seat in zip(calls, entries, seats, strict=True))
+
+
+def _is_ace_ask(steps: Sequence[WalkStep], index: int) -> bool:
+    """Whether the call at ``index`` is judgement's Blackwood (:func:`_judged`)."""
+    return judged_meaning(steps, index) == ASK_TEXT
+
+
+ASK_TEXT = "Blackwood: asks for aces"
+
+
+def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
+                      ) -> str | None:
+    """:func:`judged_meaning` from an auction and the entries that account for its calls
+    (None: judgement's), for readers that hold no walk state (the regulation's)."""
+    seats = [auction.seat_of(i) for i in range(len(auction.calls))]
+    return _judged(auction.calls, entries, seats, index)
+
+
+def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+            seats: Sequence[Seat], index: int) -> str | None:
+    """A judged 4NT is Blackwood once its side has bid a natural suit; a judged step
+    answer to it, after the opponent's pass, shows aces."""
+    def ask(i: int) -> bool:
+        return (i >= 0 and calls[i] == BLACKWOOD and entries[i] is None
+                and _natural_suit_in(calls[:i], entries[:i], seats[:i], seats[i].side))
+
+    if entries[index] is not None:
+        return None
+    if ask(index):
+        return ASK_TEXT
+    if calls[index] in ANSWERS and index >= 2 and calls[index - 1] == PASS and ask(index - 2):
+        return f"answers Blackwood: {_ACE_WORDS[ANSWERS.index(calls[index])]}"
+    return None
+
+
+def asks_aces(state: TableState) -> bool:
+    """Whether a 4NT judgement makes next would ask for aces (so it is no placement)."""
+    return _natural_suit_bid(state.steps, state.next_seat.side)
+
+
+def _pending_ask(steps: Sequence[WalkStep]) -> bool:
+    """Whether partner's Blackwood is the last call but the opponent's pass."""
+    return (len(steps) >= 2 and steps[-1].call == PASS
+            and _is_ace_ask(steps, len(steps) - 2))
+
+
+def _answered_ask(state: TableState) -> Call | None:
+    """Partner's step answer to our Blackwood, both with the opponents passing."""
+    steps = state.steps
+    if (len(steps) < 4 or steps[-1].call != PASS or steps[-3].call != PASS
+            or steps[-2].call not in ANSWERS or steps[-2].entry is not None):
+        return None
+    return steps[-2].call if _is_ace_ask(steps, len(steps) - 4) else None
+
+
+def judged_meaning(steps: Sequence[WalkStep], index: int) -> str | None:
+    """What the call at ``index`` of ``steps``, made by judgement (no notes define it),
+    means when it is a convention every player shares: Blackwood and its answers. None
+    for a natural placement."""
+    return _judged([s.call for s in steps], [s.entry for s in steps],
+                   [s.seat for s in steps], index)
+
+
+def _answer_aces(hands: Features) -> list[Judgement]:
+    aces = np.asarray(hands.value("aces"), dtype=np.int64) % 4
+    out = []
+    for k in np.unique(aces):
+        mask = aces == k
+        out.append(Judgement(ANSWERS[int(k)], mask,
+                             f"answers partner's Blackwood: {_ACE_WORDS[int(k)]}"))
+    return out
+
+
+def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Array:
+    """The trick distribution once the partnership's aces (``total`` per hand) are known:
+    the model's estimate moved by its error for that many aces, spread by that error and
+    what partner's unknown cards add (tools/build_ace_tricks.py). ``rows``: only these
+    hands of the batch (``total`` is then theirs)."""
+    table = _ace_tricks()
+    idx = np.clip(total, 0, 4).astype(np.intp)
+    shift = np.empty((len(idx), 5))
+    spread = np.empty((len(idx), 5))
+    cap = np.empty(5)
+    for cols, kind in ((slice(0, 4), "suit"), (slice(4, 5), "nt")):
+        mean, sd, rate = table[kind]
+        shift[:, cols] = mean[idx][:, None]
+        spread[:, cols] = sd[idx][:, None]
+        cap[cols] = rate
+    suit, nt = _model_rmse()
+    rmse = np.array([suit] * 4 + [nt], dtype=np.float64)
+    view_sd = _sd_for(p.view, len(p.tricks))
+    tricks = p.tricks
+    if rows is not None:
+        view_sd, tricks = view_sd[rows], tricks[rows]
+    partner_part = np.maximum(view_sd ** 2 - rmse ** 2, 0.0)
+    out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + partner_part))
+    # Two aces missing: the defence cashes them, twelve tricks only as often as the
+    # solved deals made them (a void, a discard); the rest is eleven.
+    short = idx <= 2
+    if short.any():
+        high = out[short, :, 12:]
+        total = high.sum(axis=2)
+        scale = np.where(total > cap, cap / np.maximum(total, 1e-12), 1.0)
+        out[short, :, 11] += total * (1.0 - scale)
+        out[short, :, 12:] = high * scale[..., None]
+    return out
+
+
+SLAM_ZONE = 10.0
+"""Hands whose best strain's estimate is below this many tricks are not weighed for slam
+(the ace correction was measured from there up)."""
+
+
+def _ace_weights(p: _Prospects, hands: Features, rows: Array) -> Array:
+    """(len(rows), 5): the chance that the partnership holds 0-4 aces: our own counted,
+    partner's spread over the others as a binomial with partner's share of the
+    outstanding points."""
+    own = np.asarray(hands.value("aces"), dtype=np.int64)[rows]
+    left = 4 - own
+    q = np.clip(p.view.hcp[rows] / np.maximum(40.0 - p.own_hcp[rows], 1.0), 0.0, 1.0)
+    out = np.zeros((len(rows), 5))
+    for total in range(5):
+        k = total - own
+        valid = (k >= 0) & (k <= left)
+        kk = np.clip(k, 0, 4)
+        comb = np.array([math.comb(int(n), int(r)) for n, r in zip(left, kk, strict=True)],
+                        dtype=np.float64)
+        out[:, total] = np.where(valid, comb * q ** kk * (1.0 - q) ** (left - kk), 0.0)
+    return out
+
+
+def ace_mixed(p: _Prospects, hands: Features) -> Array:
+    """The trick distribution for slam decisions made before the aces are known: the
+    ace-corrected distributions (:func:`_ace_prospects`) weighed by how many aces the
+    partnership may hold (:func:`_ace_weights`). A hand with no ace of its own does not
+    bid a slam that partner's points alone seem to make. Hands out of the slam zone keep
+    the plain distribution."""
+    out = p.probs.copy()
+    rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
+    if len(rows) == 0:
+        return out
+    weights = _ace_weights(p, hands, rows)
+    mixed = np.zeros((len(rows), 5, 14))
+    for total in range(5):
+        if weights[:, total].any():
+            mixed += weights[:, total, None, None] * _ace_prospects(
+                p, np.full(len(rows), total), rows)
+    out[rows] = mixed
+    return out
+
+
+def _slam_fit(state: TableState, hands: Features, p: _Prospects, options: list[Call]
+              ) -> Array:
+    """(n, len(options)): False for a suit slam without a known fit of eight or more.
+    The trick model reads expected lengths, and a suit partner may hold three of is no
+    trump suit for twelve tricks (6C on four clubs opposite a balanced 1NT)."""
+    fits = _known_fits(state, hands, p.seats)
+    out = np.ones((hands.n, len(options)), dtype=bool)
+    for j, call in enumerate(options):
+        if call.is_bid and call.level >= 6 and call.strain not in (None, Strain.NT):
+            out[:, j] = fits[:, _COLUMN[call.strain]]
+    return out
+
+
+def _known_fits(state: TableState, hands: Features, seats: Mapping[Seat, SeatEstimate]
+                ) -> Array:
+    """(n, 4) per hand: whether our length and the least partner has shown make 8+."""
+    partner = seats[state.next_seat.partner]
+    lengths = np.asarray(hands.value("lengths"), dtype=np.int64)
+    return np.asarray(lengths + np.array(partner.min_lengths) >= 8)
+
+
+def _trumps(state: TableState, hands: Features, p: _Prospects) -> Array:
+    """Per hand: the column of the suit it would play a slam in (-1: no known fit), the
+    known fit with the best chance of twelve tricks."""
+    fits = _known_fits(state, hands, p.seats)
+    twelve = p.probs[:, :4, 12:].sum(axis=2)
+    best = np.argmax(np.where(fits, twelve, -1.0), axis=1)
+    return np.where(fits.any(axis=1), best, -1)
+
+
+_SUIT_OF_COLUMN = (Strain.S, Strain.H, Strain.D, Strain.C)
+
+
+def _slam_after(probs: Array, total: int, five: Call, six: Call, vul: bool) -> Array:
+    """Per hand: whether the captain bids six once the aces are known (``total``): at
+    most one missing, odds-on by :data:`ASKED_SLAM_ODDS`, and gaining IMPs over five."""
+    if total < 3:
+        return np.zeros(probs.shape[0], dtype=bool)
+    twelve = probs[:, _COLUMN[six.strain] if six.strain else 0, 12:].sum(axis=1)
+    out: Array = (twelve >= ASKED_SLAM_ODDS) & (_imp_gain(six, five, probs, vul) > 0)
+    return out
+
+
+def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call]) -> Array:
+    """Per hand: whether the captain asks for aces now. Blackwood must be free (legal, not
+    a call the notes give another meaning here, after a suit of ours so that partner reads
+    it), the hand must hold a known fit of eight or more and an ace (so that 5C, none or
+    four, is never in doubt), and five of the trump suit must be left over every answer
+    that could show two aces missing. Then it asks where asking gains IMPs on average
+    over the game in the trump suit and over a blind slam: for each number of aces the
+    partnership may hold, the captain's choice after the answer (:func:`_slam_after`),
+    weighed by the chance of that number."""
+    none = np.zeros(hands.n, dtype=bool)
+    auction = state.auction
+    if (BLACKWOOD in defined or not auction.is_legal(BLACKWOOD) or not asks_aces(state)
+            or hands.n == 0):
+        return none
+    trumps = _trumps(state, hands, p)
+    own = np.asarray(hands.value("aces"), dtype=np.int64)
+    ok: Array = (trumps >= 0) & (own >= 1) & (p.tricks.max(axis=1) >= SLAM_ZONE)
+    # Missing two aces, we stop in five of the trump suit: it must not lie below the
+    # answer that says so (1 ace held: 5D, the one-ace answer, is above 5C).
+    for column, suit in enumerate(_SUIT_OF_COLUMN):
+        five = Call.bid(5, suit)
+        for held in range(1, 3):
+            answer = ANSWERS[2 - held]  # partner's aces that leave two missing
+            if answer.rank > five.rank:
+                ok &= ~((trumps == column) & (own == held))
+    vul = bool(p.ctx.vul)
+    for column, suit in enumerate(_SUIT_OF_COLUMN):
+        rows = np.flatnonzero(ok & (trumps == column))
+        if len(rows) == 0:
+            continue
+        game, five, six = (Call.bid(k, suit) for k in (GAME_LEVEL[suit], 5, 6))
+        weights = _ace_weights(p, hands, rows)
+        asked = np.zeros(len(rows))
+        blind_slam = np.zeros(len(rows))
+        for total in range(5):
+            w = weights[:, total]
+            if not w.any():
+                continue
+            probs = _ace_prospects(p, np.full(len(rows), total), rows)
+            slam = _slam_after(probs, total, five, six, vul)
+            asked += w * np.where(slam, _imp_gain(six, game, probs, vul),
+                                  _imp_gain(five, game, probs, vul))
+            blind_slam += w * _imp_gain(six, game, probs, vul)
+        keep = asked > np.maximum(blind_slam, 0.0) + ASK_GAIN
+        ok[rows] = keep
+    return ok
+
+
+ASK_GAIN = 0.3
+"""IMPs that asking must gain on average over the game and over a blind slam: the
+estimate is rough, and going to the five level risks the game."""
+
+
+def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
+    """The captain's decision once partner has answered our Blackwood: two aces missing,
+    five of the trump suit (or pass of an answer in it); one or none missing, the slam
+    the ace-corrected estimate makes odds-on enough, a grand only with every ace."""
+    answer = _answered_ask(state)
+    assert answer is not None
+    p = _prospects(state, hands)
+    own = np.asarray(hands.value("aces"), dtype=np.int64)
+    shown = ANSWERS.index(answer)
+    partner_aces = np.where((shown == 0) & (own == 0), 4, shown)
+    total = own + partner_aces
+    trumps = _trumps(state, hands, p)
+    # With no fit known any more (it was known when we asked), the longest combined suit.
+    trumps = np.where(trumps >= 0, trumps, np.argmax(p.combined_len, axis=1))
+    probs = _ace_prospects(p, total)
+    auction = state.auction
+    choice: dict[Call, Array] = {}
+    reasons: dict[Call, str] = {}
+    for column, suit in enumerate(_SUIT_OF_COLUMN):
+        rows = trumps == column
+        if not rows.any():
+            continue
+        five, six, seven = (Call.bid(k, suit) for k in (5, 6, 7))
+        stop = five if auction.is_legal(five) else (PASS if answer == five else six)
+        pick = np.full(hands.n, -1)
+        pr = probs[:, column]
+        twelve, thirteen = pr[:, 12:].sum(axis=1), pr[:, 13]
+        vul = bool(p.ctx.vul)
+        small = np.zeros(hands.n, dtype=bool)
+        for k in np.unique(total):
+            at = total == k
+            small[at] = (_slam_after(probs[at], int(k), five, six, vul) if stop.is_bid
+                         and stop.level == 5 else (twelve[at] >= ASKED_SLAM_ODDS) & (k >= 3))
+        grand = small & (total >= 4) & (thirteen >= GRAND_ODDS) & (
+            _imp_gain(seven, six, probs, vul) > 0)
+        pick[rows] = 0
+        pick[rows & (small | (stop == six))] = 1
+        pick[rows & grand] = 2
+        for j, call in enumerate((stop, six, seven)):
+            mask = pick == j
+            if not mask.any():
+                continue
+            choice[call] = choice.get(call, np.zeros(hands.n, dtype=bool)) | mask
+            made = twelve[mask].mean() if j < 2 else thirteen[mask].mean()
+            aces_words = f"{int(total[mask][0])} aces between us" if np.all(
+                total[mask] == total[mask][0]) else "the aces between us"
+            if j == 0 and (total[mask] < 3).all():
+                reasons[call] = "after Blackwood: two aces are missing: signs off"
+                continue
+            reasons[call] = (f"after Blackwood: {aces_words}, about {made:.0%} to make "
+                             f"{'thirteen' if j == 2 else 'twelve'} tricks in {suit}: "
+                             + ("signs off" if j == 0 else "grand slam" if j == 2 else
+                                "small slam"))
+    return [Judgement(call, mask, reasons[call]) for call, mask in choice.items()]
 
 
 STRONG_PARTNER = 15.0
@@ -480,7 +860,8 @@ def major_game(state: TableState, hands: Features, game: Call,
         better = fit & (gain > best_gain)
         choice[better] = j
         best_gain[better] = gain[better]
-    return _judgements([game, *fits], choice, "free", p, _contract_ours(auction))
+    return _with_ace_ask(state, hands, p, defined,
+                         _judgements([game, *fits], choice, "free", p, _contract_ours(auction)))
 
 
 FIT_GAIN = 0.5
@@ -557,6 +938,8 @@ def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
     last = auction.last_bid
     first = last.rank + 1 if last is not None else 0
     bids = [b for b in ALL_BIDS[first:] if b not in defined]
+    if asks_aces(state):
+        bids = [b for b in bids if b != BLACKWOOD]  # partner would read it as Blackwood
     if forced_game:
         bids = [b for b in bids if b.strain is not None and b.level >= GAME_LEVEL[b.strain]]
     if not bids and duty == "forced":
