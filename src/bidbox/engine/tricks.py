@@ -51,32 +51,37 @@ class _Table:
         the small batches the bidder sends at each node)."""
         shape = self.table.shape
         flat = self.table.reshape(-1)
-        strides = [int(np.prod(shape[k + 1:])) for k in range(len(shape))]
+        strides, corners = _corners(shape)
         start: npt.NDArray[np.intp] | None = None
         frac: list[FloatArray] = []
         for k, c in enumerate(coords):
             n = shape[k]
-            x = np.clip(c - self.low[k], 0.0, n - 1.0)
+            # np.clip's own value, without its wrapper's cost on small arrays
+            x = np.minimum(np.maximum(c - self.low[k], 0.0), n - 1.0)
             i = np.minimum(np.floor(x).astype(np.intp), max(n - 2, 0))
             start = i * strides[k] if start is None else start + i * strides[k]
             frac.append(x - i if n > 1 else np.zeros_like(x))
         assert start is not None
         rest = [1.0 - f for f in frac]
         out = np.zeros(np.shape(coords[0]), dtype=np.float64)
-        for corner in _corners(len(coords)):
-            if any(bit and shape[k] == 1 for k, bit in enumerate(corner)):
-                continue
+        for corner, offset in corners:
             weight = frac[0] if corner[0] else rest[0]
             for k in range(1, len(corner)):
                 weight = weight * (frac[k] if corner[k] else rest[k])
-            offset = sum(strides[k] for k, bit in enumerate(corner) if bit)
             out += weight * flat[start + offset]
         return out
 
 
 @cache
-def _corners(dims: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(itertools.product((0, 1), repeat=dims))
+def _corners(shape: tuple[int, ...]) -> tuple[list[int],
+                                              list[tuple[tuple[int, ...], int]]]:
+    """A table's strides, and the corners of its cells in ``itertools.product`` order
+    (without those stepping along a feature of one value), each with its flat offset."""
+    strides = [int(np.prod(shape[k + 1:])) for k in range(len(shape))]
+    corners = [(c, sum(strides[k] for k, bit in enumerate(c) if bit))
+               for c in itertools.product((0, 1), repeat=len(shape))
+               if not any(bit and shape[k] == 1 for k, bit in enumerate(c))]
+    return strides, corners
 
 
 @dataclass(frozen=True)
