@@ -8,12 +8,15 @@ to end (bid both tables, double dummy, score) in this process:
 2. *full tables*: every deal gets its full 20-cell DD table (``calc_all_tables``), the way
    par or a naive scorer would, and the contracts are read from it.
 It reports boards per second, the share of time spent in DDS, and the issue's two targets:
-bidding under 5% of DDS time (needed mode), and solving only what is needed at least 10x
-cheaper per board than full tables. A last run goes through the runner (store, report) for
-boards per second end to end. Both modes must agree on every table's tricks, or the run
-fails. Absolute rates depend on the machine; the ratios are the claim.
+bidding at most 10% of DDS time (needed mode; issue 10), and solving only what is needed at
+least 10x cheaper per board than full tables. ``--needed-only`` runs the needed mode alone
+(no full tables, no runner): the bidding share in a few minutes. A last run goes through
+the runner (store, report) for boards per second end to end. Both modes must agree on
+every table's tricks, or the run fails. Absolute rates depend on the machine; the ratios
+are the claim.
 
-    python benchmarks/bench_simulate.py [--a SYS] [--b SYS] [--deals 200] [--json out.json]
+    python benchmarks/bench_simulate.py [--a SYS] [--b SYS] [--deals 200] [--needed-only]
+                                      [--json out.json]
 """
 
 from __future__ import annotations
@@ -34,7 +37,8 @@ DEFAULT_A = str(ROOT / "tests" / "data" / "mini.bbx")
 DEFAULT_B = str(ROOT / "tests" / "sim" / "data" / "weak.bbx")
 
 
-def interleaved(a: SystemRef, b: SystemRef, deals: int, seed: int, batch: int
+def interleaved(a: SystemRef, b: SystemRef, deals: int, seed: int, batch: int,
+                full: bool = True
                 ) -> dict[str, tuple[float, float, float, int, int, list[BoardResult]]]:
     """Both modes on the same batches, alternating batch by batch, so that a machine
     whose load changes during the run slows both sides of the ratio alike.
@@ -42,6 +46,8 @@ def interleaved(a: SystemRef, b: SystemRef, deals: int, seed: int, batch: int
     Returns per mode: wall seconds, DDS seconds, bidding seconds, cells, tables, results.
     """
     modes = {"needed": MatchSpec(a, b), "full": MatchSpec(a, b, par=True)}
+    if not full:
+        del modes["full"]
     boards = deal_boards(deals, seed)
     play_boards(modes["needed"], boards.take(range(min(8, deals))))  # compile, warm DDS
     out: dict[str, list[Any]] = {m: [0.0, 0.0, 0.0, 0, 0, []] for m in modes}
@@ -68,12 +74,27 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--batch", type=int, default=200,
                         help="boards per batch; the two modes alternate batch by batch")
+    parser.add_argument("--needed-only", action="store_true",
+                        help="only the needed mode: no full tables, no runner (the bidding "
+                             "share of DDS time)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
 
     a, b = SystemRef.resolve(args.a), SystemRef.resolve(args.b)
-    measured = interleaved(a, b, args.deals, args.seed, args.batch)
+    measured = interleaved(a, b, args.deals, args.seed, args.batch, not args.needed_only)
     needed_wall, needed_dds, bidding, cells, _, needed_results = measured["needed"]
+    if args.needed_only:
+        share = bidding / max(needed_dds, 1e-9)
+        print(f"bidbox simulation benchmark (needed mode only): {a.load().name} vs "
+              f"{b.load().name}, {args.deals} deals, python {platform.python_version()}")
+        print(f"wall {needed_wall:.1f} s, DDS {needed_dds:.1f} s, bidding {bidding:.1f} s; "
+              f"bidding time / DDS time: {share:.1%} (target at most 10%: "
+              f"{'PASS' if share <= 0.10 else 'ABOVE TARGET'})")
+        if args.json:
+            args.json.write_text(json.dumps({"deals": args.deals, "wall_s": needed_wall,
+                                             "dds_s": needed_dds, "bidding_s": bidding,
+                                             "bidding_share_of_dds": share}, indent=2))
+        return 0
     full_wall, full_dds, _, _, tables, full_results = measured["full"]
     agree = all(
         (t.contract, t.declarer, t.tricks, t.ns_score) == (u.contract, u.declarer, u.tricks,
@@ -124,7 +145,7 @@ def main() -> int:
           f"end to end {rates['end_to_end_ratio']:.1f}x")
     share = rates["bidding_share_of_dds"]
     print(f"bidding time / DDS time (needed): {share:.1%} "
-          f"(target under 5%: {'PASS' if share < 0.05 else 'ABOVE TARGET'})")
+          f"(target at most 10%: {'PASS' if share <= 0.10 else 'ABOVE TARGET'})")
     print(f"both modes agree on every table's contract and tricks: {agree}")
     if args.json:
         args.json.write_text(json.dumps({**rates, "agree": agree}, indent=2))
