@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import bidbox.engine.batch as batch
 import bidbox.engine.estimate as estimate
 import bidbox.engine.inference as inference
+import bidbox.engine.walk as walk
 from bidbox.core.seats import Side
 from bidbox.lang.compiler import compile_text
 from bidbox.sim.deals import deal_boards
@@ -26,6 +28,11 @@ P hcp 0-11
 def _forget() -> None:
     inference._READINGS.clear()
     estimate._CACHE.clear()
+    estimate._BY_STATE.clear()
+    estimate._MASKS.clear()
+    batch._LEARNT.clear()
+    walk._CHILDREN.clear()
+    walk._STARTS.clear()
 
 
 def test_auctions_do_not_depend_on_earlier_batches(tmp_path: Path) -> None:
