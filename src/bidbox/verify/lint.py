@@ -319,6 +319,7 @@ class _Sampler:
         self._bank = np.zeros((profile_space().n, _DENSE, 4), dtype=np.int16)
         self._filled = np.zeros(profile_space().n, dtype=np.int64)
         self._reservoir: dict[int, Array] = {}
+        self._drawn: dict[tuple[object, ...], tuple[_Space, int | None]] = {}
 
     def subset(self, space: _Space, mask: Array) -> _Space:
         """The hands of ``space`` in ``mask`` as a space of their own (masks on it are
@@ -370,8 +371,7 @@ class _Sampler:
         ctrl_left = space.controls[points].astype(np.int64)
         n = points.shape[0]
         hands = np.empty((n, 4), dtype=np.int16)
-        h_grid, c_grid = np.meshgrid(np.arange(11), np.arange(4), indexing="ij")
-        h_opts, c_opts = h_grid.reshape(-1), c_grid.reshape(-1)
+        h_opts, c_opts = _SUIT_OPTIONS
         tails = self._tails()
         for suit in range(4):
             if suit < 3:
@@ -453,7 +453,21 @@ class _Sampler:
         facts' exact parts (at each point hands in proportion to its count, at least one,
         each standing for count / hands-there real hands), kept when they fit the facts'
         other parts; more per point while too few fit. None when it would not give more
-        hands than the ``have`` the current sample holds."""
+        hands than the ``have`` the current sample holds.
+
+        The same facts reached by another chain of calls (a fifth of tosr's samples) get
+        the same sample, masks and all: drawing it again would take the same hands from
+        the kept ones and deal nothing."""
+        key = tuple((f.shown, f.denied, f.ctx) for f in facts)
+        hit = self._drawn.get(key)
+        if hit is None:
+            hit = self._drawn[key] = self._draw(facts)
+        drawn, found = hit
+        return None if found is not None and found <= have else drawn
+
+    def _draw(self, facts: Sequence[_Fact]) -> tuple[_Space, int | None]:
+        """The sample of ``targeted`` and how many of its dealt hands fit (None: no
+        exact point fits, the sample is empty whatever the current one holds)."""
         space = profile_space()
         guide = np.flatnonzero(self.guide(facts))
         # A hand dealt at a guide point fits every exact fact already.
@@ -461,7 +475,8 @@ class _Sampler:
                 or not all(self.masks.exact(d) for d in f.denied)]
         token, self._tokens = self._tokens, self._tokens + 1
         if not guide.shape[0]:
-            return _Space(HandFeatures(np.zeros((0, 4), dtype=np.int16)), token, False, True)
+            return _Space(HandFeatures(np.zeros((0, 4), dtype=np.int16)), token, False,
+                          True), None
         p = space.count[guide] / space.count[guide].sum()
         scale = float(SAMPLE_TARGET)
         while True:
@@ -477,13 +492,13 @@ class _Sampler:
             if found >= SAMPLE_MIN or 2 * per.sum() > SAMPLE_MAX_DRAWS:
                 break
             scale *= min(8.0, SAMPLE_TARGET / max(found, 1))
-        if found <= have:
-            return None
         weights = space.count[points] / each
         return _Space(features.take(np.flatnonzero(ok)), token, False, True, int(per.sum()),
-                      weights[ok])
+                      weights[ok]), found
 
 
+_SUIT_OPTIONS = (np.repeat(np.arange(11), 4), np.tile(np.arange(4), 11))
+"""Every (HCP, controls) one suit can hold, HCP major: the options a dealt suit draws from."""
 _DENSE = 8
 """Hands per exact point kept in the sampler's dense bank (more go to a list per point)."""
 
