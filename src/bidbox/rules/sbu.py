@@ -30,6 +30,7 @@ from bidbox.core.calls import PASS, Call, CallKind, Strain
 from bidbox.core.findings import Finding
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.explain import SUIT_KEYS
+from bidbox.engine.judgement import judged_convention
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import EXACT_MEASURES
 from bidbox.engine.walk import guard_holds, table_context, tried_before
@@ -164,6 +165,12 @@ def read_bid(entry: CallEntry | None, call: Call, situation: CallSituation | Non
     auction when ``situation`` is given: a call in a strain the partnership has already
     shown or agreed shows willingness to play there, whatever its own constraint says."""
     if entry is None:
+        # Judgement's Blackwood and its answers are conventions, as the handbook's own
+        # example of an alerted 4NT says; every other judged call is natural.
+        judged = (judged_convention(situation.auction, situation.entries, situation.index)
+                  if situation is not None else None)
+        if judged is not None:
+            return Reading(False, f"conventional (judgement's {judged})")
         return Reading(True, "outside the system: taken as natural")
     tags = tags_of(entry)
     if situation is not None:
