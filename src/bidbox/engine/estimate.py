@@ -14,6 +14,7 @@ cards the bidder does not hold, so each seat's expectation is scaled to fit what
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -107,10 +108,30 @@ def estimate_seat(facts: Facts) -> SeatEstimate:
     exact = is_exact(facts)
     space: Features = profile_space() if exact else _estimate_pool()
     mask = fitting(facts, space, lambda c, ctx: _fact_mask(c, ctx, exact))
+    # Different calls often leave the same hands (a denial that removes nothing new): the
+    # estimate is a function of the mask alone, so it is kept by the mask's digest.
+    digest = (exact, hashlib.blake2b(np.packbits(mask).tobytes(), digest_size=16).digest())
+    kept = _BY_MASK.get(digest)
+    if kept is not None:
+        _BY_MASK.move_to_end(digest)
+        return kept
+    out = _moments_of(mask, exact, space.n)
+    _BY_MASK[digest] = out
+    if len(_BY_MASK) > _BY_MASK_KEPT:
+        _BY_MASK.popitem(last=False)
+    return out
+
+
+_BY_MASK: OrderedDict[tuple[bool, bytes], SeatEstimate] = OrderedDict()
+_BY_MASK_KEPT = 16384
+
+
+def _moments_of(mask: Array, exact: bool, size: int) -> SeatEstimate:
+    """The estimate over the points of ``mask`` (all points when it holds none)."""
     weight, values = _moments(exact)
     index = np.flatnonzero(mask)
     if index.size == 0:
-        index = np.arange(space.n)
+        index = np.arange(size)
     w = weight[index]
     chosen = values[index]
     first, second = np.split((w @ chosen) / w.sum(), 2)
@@ -222,8 +243,10 @@ def partner_view(seats: Mapping[Seat, SeatEstimate], me: Seat, own_hcp: Array,
 
 
 def _conditioned_columns(means: Array, sds: Array, total: Array) -> Array:
-    """:func:`_conditioned` for every column at once (``means``, ``sds``: (3, k);
-    ``total``: (n, k)): the same sums and products, so the same values."""
+    """Per column (HCP, then each suit), the first seat's expected value given that the
+    three seats (``means``, ``sds``: (3, k)) sum to ``total`` (per hand: (n, k)): its
+    share of the difference is its share of the variance; seats known exactly (no spread
+    at all) share by size."""
     var = sds.astype(np.float64) ** 2
     var_sum = var.sum(axis=0)
     mean_sum = means.sum(axis=0)
@@ -233,15 +256,3 @@ def _conditioned_columns(means: Array, sds: Array, total: Array) -> Array:
     by_spread = means[0] + (total - mean_sum) * coef
     out: Array = np.where(spread, by_spread, total * share)
     return out
-
-
-def _conditioned(means: Array, sds: Array, total: Array) -> Array:
-    """The first seat's expected value given that the three seats (``means``, ``sds``)
-    sum to ``total`` (per hand): its share of the difference is its share of the
-    variance; seats known exactly (no spread at all) share by size."""
-    var = sds.astype(np.float64) ** 2
-    gap = total - means.sum()
-    if var.sum() > 1e-9:
-        return np.asarray(means[0] + gap * (var[0] / var.sum()), dtype=np.float64)
-    share = means[0] / max(float(means.sum()), 1e-9)
-    return np.asarray(total * share, dtype=np.float64)
