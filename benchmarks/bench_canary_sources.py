@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+
+from bench_canary_relays import wilson  # the same 95% interval, one copy
 
 from bidbox.core import CallKind, Seat, Side
 from bidbox.engine import bid_deal
@@ -44,16 +45,6 @@ class Tally:
     boards: int = 0
     calls: Counter[str] = field(default_factory=Counter)
     bids: Counter[str] = field(default_factory=Counter)  # the calls that are not passes
-
-
-def wilson(hits: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson interval of a share (chosen because shares near 0 or 1 occur)."""
-    if n == 0:
-        return 0.0, 0.0
-    p = hits / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def measure(deals: int, seed: int, against: str, canary_file: str = "canary"
