@@ -192,7 +192,7 @@ def advance(state: TableState, call: Call, step: WalkStep | None = None) -> Tabl
 
 
 _CHILDREN: OrderedDict[tuple[int, Call], tuple[TableState, TableState]] = OrderedDict()
-_CHILDREN_KEPT = 50_000
+_CHILDREN_KEPT = 20_000  # about 1.2 KB a state: some 25 MB at most
 
 
 def _advance(state: TableState, call: Call, step: WalkStep) -> TableState:
