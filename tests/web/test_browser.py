@@ -109,7 +109,7 @@ def test_bid_a_board_to_the_end_review_export_and_replay(server: str, browser: A
     explained = page.inner_text("#explain")
     assert "Stayman" in explained and "Alert: conventional" in explained
     # as `bidbox explain` says it: what the hand lacks, and each seat's bounds in words
-    assert "denies 13+ HCP, 5+ hearts" in explained and "denies: " not in explained
+    assert "denies 13+ HCP with 5+ in a major" in explained and "denies: " not in explained
     page.wait_for_function("document.getElementById('knowledge').innerText"
                            ".includes('N 12-14 HCP, balanced')")
     assert "0-37" not in page.inner_text("#knowledge")
