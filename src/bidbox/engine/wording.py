@@ -185,7 +185,8 @@ def _denial_words(denied: Sequence[CallEntry], shown: Constraint, before: Facts,
             rest += 1
             continue
         types = _lacking(entry, ctx, left, floor)
-        if types is None or sum(len(_join(t)) + 4 for t in types) > DENIAL_CHARS:
+        if types is None or sum(len(_join(t)) + 4 for t in types) > DENIAL_CHARS or (
+                _said_by_text(entry, types)):
             words = denied_words(entry, ctx, own)
             if all(words != w for _, w in said):
                 said.append((number, words))
@@ -196,6 +197,24 @@ def _denial_words(denied: Sequence[CallEntry], shown: Constraint, before: Facts,
     if rest:
         out.append(f"and {rest} rarer hand type{'s' if rest > 1 else ''}")
     return out
+
+
+def _said_by_text(entry: CallEntry, types: list[list[Item]]) -> bool:
+    """Whether a denial of several hand types is better said by the call's own text: a
+    two-suited convention whose text names its suits, every type of its meaning denied
+    (so the text says no more than is denied), the text the shorter ("diamonds and
+    hearts" for "6-15 HCP with either (4+ hearts, 5+ diamonds) or (5+ hearts, ...)")."""
+    alts = _alternatives(entry.choose) or [entry.choose]
+    if len(types) < 2 or len(types) != len(alts):
+        return False
+    text = clean_description(entry.text())
+    return _names_its_suits(entry, text) and len(text) < len(_alternatives_text(types))
+
+
+def _names_its_suits(entry: CallEntry, text: str) -> bool:
+    """A two-suited convention whose text names its suits ("both majors"): its text says
+    the hand types its meaning spells out one by one."""
+    return bool(set(entry.tags) & CONVENTION_TAGS) and bool(SUIT_WORDS.search(text))
 
 
 def _lacking(entry: CallEntry, ctx: TableContext, left: Array, floor: float
@@ -318,9 +337,12 @@ def denied_words(entry: CallEntry, ctx: TableContext, own: Array | None = None) 
         if kept and len(kept) < len(alts):
             meaning, narrowed = disjoin(kept), True
     words = constraint_words(meaning, ctx)
+    text = clean_description(entry.text())
+    if alts and not narrowed and words is not None and _names_its_suits(entry, text) and (
+            len(text) < len(words)):
+        return text  # "both majors" for either five-four in the majors
     if words is not None and len(words) <= DENIAL_CHARS:
         return words
-    text = clean_description(entry.text())
     if not narrowed and (words is None or len(text) < len(words)):
         return text
     return words if words is not None else text
