@@ -305,3 +305,13 @@ def test_a_judged_4nt_after_our_suit_is_read_as_blackwood() -> None:
     explained = explain(Auction.parse("1S P 3S P 4NT P 5D"), slam_try())
     assert [c.meaning for c in explained.calls][4:] == [
         "Blackwood: asks for aces", explained.calls[5].meaning, "answers Blackwood: one ace"]
+
+
+def test_partners_answer_to_our_forcing_call_is_no_placement() -> None:
+    # Our 2H forces; the notes give opener no rebid, so opener's 2S is judgement's
+    # answer, not a contract chosen after hearing us: the forcing hand is the captain.
+    system = as_systems(compile_text("system fa\n1S hcp 12-19, 5+S [opening]\n"
+                                     "  2H hcp 12+, 5+H [f1]\n", "fa.bbx"))
+    result = choose_call(Hand.parse("Q2.AKJ54.KQ3.J32"), Auction.parse("1S P 2H P 2S P"),
+                         system)
+    assert result.call.is_bid and result.source == "placement", result

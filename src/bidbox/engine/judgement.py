@@ -78,12 +78,15 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
         if (partner.entry is None and rho_quiet
                 and is_invitation(auction.calls[:partner.index], partner.call)):
             return "invited"
-        if partner.entry is None and rho_no_bid and _spoke_before(auction, seat,
-                                                                   partner.index):
+        if (partner.entry is None and rho_no_bid
+                and _spoke_before(auction, seat, partner.index)
+                and not _forced_answer(state, partner)):
             # Partner's own judgement placed the contract; a double of it does not
             # release us (running from a doubled placement starts a rescue war). Only
             # a placement made after hearing us, though: partner's overcall before our
             # first call guessed at our hand, and we may still bid the game it missed.
+            # Nor a call our forcing call made partner find: it answered, it did not
+            # choose the contract, and we who forced are the captain.
             return "respect"
         if partner.entry is not None:
             forcing = partner.entry.forcing
@@ -96,6 +99,18 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
                     and not pass_defined):
                 return "forced"  # never leave partner in an artificial call
     return "free"
+
+
+def _forced_answer(state: TableState, partner: WalkStep) -> bool:
+    """Whether partner's judged call answered a forcing call of ours: our last call
+    before it forced one round (or more) and the opponent between passed."""
+    ours = next((step for step in reversed(state.steps[:partner.index])
+                 if step.seat is state.next_seat), None)
+    if ours is None or ours.entry is None or ours.index != partner.index - 1 - 1:
+        return False
+    forcing = ours.entry.forcing
+    return (forcing is not None and forcing.is_forcing
+            and state.auction.calls[partner.index - 1] == PASS)
 
 
 def _spoke_before(auction: Auction, seat: Seat, index: int) -> bool:
