@@ -216,9 +216,10 @@ def test_partners_overcall_before_our_first_call_does_not_bind_us() -> None:
 
 
 def test_partners_placement_after_hearing_us_is_respected() -> None:
-    # The same 2S after E's own pass: partner heard E and placed the contract.
+    # A game after E's own pass: partner heard E and placed the contract. (A suit bid
+    # below game there only competes: test_partners_judged_raise_in_competition...)
     system = compile_text("1C hcp 12+ [opening]\n", "one.bbx")
-    auction = Auction.parse("P 1C 2S P", dealer=Seat.E)
+    auction = Auction.parse("P 1C 4S P", dealer=Seat.E)
     result = choose_call(Hand.parse("A.AT876.Q73.A987"), auction, as_systems(system))
     assert result.call == PASS and "partner has placed" in result.reason, result
 
@@ -314,4 +315,12 @@ def test_partners_answer_to_our_forcing_call_is_no_placement() -> None:
                                      "  2H hcp 12+, 5+H [f1]\n", "fa.bbx"))
     result = choose_call(Hand.parse("Q2.AKJ54.KQ3.J32"), Auction.parse("1S P 2H P 2S P"),
                          system)
+    assert result.call.is_bid and result.source == "placement", result
+
+
+def test_partners_judged_raise_in_competition_is_no_placement() -> None:
+    # The notes stop after their overcall; responder's 2H is judgement competing with a
+    # fit and some values, so opener with a strong hand still bids the game.
+    system = as_systems(compile_text("system cr\n1H hcp 12-19, 5+H [opening]\n", "cr.bbx"))
+    result = choose_call(Hand.parse("A2.AKQ54.KQ3.J32"), Auction.parse("1H 1S 2H P"), system)
     assert result.call.is_bid and result.source == "placement", result

@@ -80,7 +80,8 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
             return "invited"
         if (partner.entry is None and rho_no_bid
                 and _spoke_before(auction, seat, partner.index)
-                and not _forced_answer(state, partner)):
+                and not _forced_answer(state, partner)
+                and not _competing(state, partner)):
             # Partner's own judgement placed the contract; a double of it does not
             # release us (running from a doubled placement starts a rescue war). Only
             # a placement made after hearing us, though: partner's overcall before our
@@ -111,6 +112,17 @@ def _forced_answer(state: TableState, partner: WalkStep) -> bool:
     forcing = ours.entry.forcing
     return (forcing is not None and forcing.is_forcing
             and state.auction.calls[partner.index - 1] == PASS)
+
+
+def _competing(state: TableState, partner: WalkStep) -> bool:
+    """Whether partner's judged call is a suit bid below game in an auction the opponents
+    have bid in: partner competed with length and values, not a final choice."""
+    call = partner.call
+    if not call.is_bid or call.strain in (None, Strain.NT) or call.level >= GAME_LEVEL[call.strain]:
+        return False
+    side = partner.seat.side
+    return any(step.seat.side is not side and step.call.is_bid
+               for step in state.steps[:partner.index])
 
 
 def _spoke_before(auction: Auction, seat: Seat, index: int) -> bool:
