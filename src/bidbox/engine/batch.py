@@ -34,7 +34,7 @@ from bidbox.engine.features import (
 )
 from bidbox.engine.walk import TableState, advance, start
 from bidbox.evaluate.dealer import DealBatch
-from bidbox.lang.system import System
+from bidbox.lang.system import Node, System
 
 
 @dataclass
@@ -116,7 +116,9 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
     if hands.n < _FEW:
         return decide(state, hands, systems)
     place = (state.auction, id(systems[Side.NS]), id(systems[Side.EW]))
-    keyed = _LEARNT.get(place, _FIRST_KEY)
+    keyed = _LEARNT.get(place)
+    if keyed is None:
+        keyed = _first_key(state)
     while True:
         codes = hands.parent.codes(keyed)[hands.index]
         _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
@@ -133,6 +135,37 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
         _remember(place, frozenset(distinct.read) or keyed)
         spread = inverse.reshape(-1)
         return [replace(d, mask=d.mask[spread]) for d in decisions]
+
+
+def _first_key(state: TableState) -> frozenset[str]:
+    """The key to try first where nothing is learnt yet: HCP and lengths, and every
+    measure the calls of the next seat's notes and base at this point read (their
+    predicates are what the step evaluates first), so that a first visit rarely runs
+    twice. A measure in the key that the step does not read only makes fewer groups."""
+    here = state.side(state.next_seat)
+    names = set(_FIRST_KEY)
+    for node in (here.node, here.base):
+        if node is not None:
+            names |= _node_measures(node)
+    names.discard("context")  # table context, not a measure of the hand
+    return frozenset(names)
+
+
+def _node_measures(node: Node) -> frozenset[str]:
+    kept = _NODE_MEASURES.get(id(node))
+    if kept is not None and kept[0] is node:
+        return kept[1]
+    names: set[str] = set()
+    for entry in node.ordered():
+        names |= entry.choose.measures()
+    out = frozenset(names)
+    _NODE_MEASURES[id(node)] = (node, out)  # the node held with it: its id stays its own
+    if len(_NODE_MEASURES) > _LEARNT_KEPT:
+        _NODE_MEASURES.pop(next(iter(_NODE_MEASURES)))
+    return out
+
+
+_NODE_MEASURES: dict[int, tuple[Node, frozenset[str]]] = {}
 
 
 def _remember(place: _Place, keyed: frozenset[str]) -> None:
