@@ -33,7 +33,7 @@ def sbu() -> dict[Side, System]:
 def test_codes_are_equal_exactly_for_equal_measures() -> None:
     hands = HandFeatures(deal_batch(3000, seed=5).hands(Seat.N))
     rows = np.column_stack([hands.value("hcp"), hands.value("lengths")])
-    codes = hands.codes(frozenset({"hcp", "lengths"}))
+    codes = hands.codes(frozenset({"hcp", "lengths"}), np.arange(hands.n))
     _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
     assert (rows[first[inverse.reshape(-1)]] == rows).all()  # one code, one value
     assert len(first) == len(np.unique(rows, axis=0))  # one value, one code

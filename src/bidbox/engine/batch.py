@@ -120,7 +120,7 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
     if keyed is None:
         keyed = _first_key(state)
     while True:
-        codes = hands.parent.codes(keyed)[hands.index]
+        codes = hands.parent.codes(keyed, hands.index)
         _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
         if first.size > _SPREAD * hands.n:
             _remember(place, keyed)

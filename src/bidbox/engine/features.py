@@ -40,7 +40,6 @@ class HandFeatures:
         self.masks = masks
         self._cache: dict[str, Array] = {}
         self._columns: dict[str, list[tuple[Array, int]]] = {}
-        self._codes: dict[frozenset[str], Array] = {}
 
     @property
     def n(self) -> int:
@@ -58,14 +57,13 @@ class HandFeatures:
     def take(self, index: Array) -> SubFeatures:
         return SubFeatures(self, index)
 
-    def codes(self, names: frozenset[str]) -> Array:
-        """Per hand, an int64 that is equal for two hands exactly when every measure in
-        ``names`` has the same value for both: the key by which the batch bidder groups
-        hands that no step reading only these measures can tell apart."""
-        cached = self._codes.get(names)
-        if cached is not None:
-            return cached
-        code = np.zeros(self.n, dtype=np.int64)
+    def codes(self, names: frozenset[str], index: Array) -> Array:
+        """For the hands at ``index``, an int64 that is equal for two hands exactly when
+        every measure in ``names`` has the same value for both: the key by which the batch
+        bidder groups hands that no step reading only these measures can tell apart.
+        Each measure's codes are worked out once for all the hands; a key costs only the
+        rows asked for (a group is often a handful of the batch's deals)."""
+        code = np.zeros(len(index), dtype=np.int64)
         radix = 1
         for name in sorted(names):
             for column, size in self._column_codes(name):
@@ -73,11 +71,8 @@ class HandFeatures:
                     _, code = np.unique(code, return_inverse=True)
                     code = code.astype(np.int64).reshape(-1)
                     radix = int(code.max()) + 1 if code.size else 1
-                code = code * size + column
+                code = code * size + column[index]
                 radix *= size
-        if len(self._codes) >= _CODES_KEPT:
-            self._codes.pop(next(iter(self._codes)))
-        self._codes[names] = code
         return code
 
     def _column_codes(self, name: str) -> list[tuple[Array, int]]:
@@ -91,10 +86,6 @@ class HandFeatures:
                 columns.append((inverse.astype(np.int64).reshape(-1), max(len(distinct), 1)))
             self._columns[name] = columns
         return columns
-
-
-_CODES_KEPT = 64
-"""Key sets kept per batch of hands: one per set of measures the steps read."""
 
 
 class SubFeatures:
