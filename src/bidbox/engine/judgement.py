@@ -27,7 +27,7 @@ import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 import numpy as np
@@ -921,14 +921,27 @@ def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
     """Per hand, the expected IMPs of contract ``a`` against ``b`` (both ours, undoubled):
     in one strain on the same tricks, in two strains on independent trick counts."""
     assert a.strain is not None and b.strain is not None
+    pa, pb = probs[:, _COLUMN[a.strain]], probs[:, _COLUMN[b.strain]]
+    matrix = _imp_matrix(a, b, vul)
+    if a.strain is b.strain:
+        return pa @ matrix
+    out: Array = np.einsum("nk,kl,nl->n", pa, matrix, pb)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _imp_matrix(a: Call, b: Call, vul: bool) -> Array:
+    """IMPs of ``a`` against ``b`` by tricks: (14,) in one strain, (14, 14) in two. The
+    same few pairs are weighed at every step of every batch, so each is built once."""
+    assert a.strain is not None and b.strain is not None
     table = score_table()
     sa = table[a.level - 1, int(a.strain), 0, int(vul)].astype(np.int64)
     sb = table[b.level - 1, int(b.strain), 0, int(vul)].astype(np.int64)
-    pa, pb = probs[:, _COLUMN[a.strain]], probs[:, _COLUMN[b.strain]]
     if a.strain is b.strain:
-        return pa @ imps_array(sa - sb).astype(np.float64)
-    matrix = imps_array(sa[:, None] - sb[None, :]).astype(np.float64)  # (14, 14)
-    out: Array = np.einsum("nk,kl,nl->n", pa, matrix, pb)
+        out: Array = imps_array(sa - sb).astype(np.float64)
+    else:
+        out = imps_array(sa[:, None] - sb[None, :]).astype(np.float64)
+    out.setflags(write=False)
     return out
 
 
