@@ -105,9 +105,10 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
 def _forced_answer(state: TableState, partner: WalkStep) -> bool:
     """Whether partner's judged call answered a forcing call of ours: our last call
     before it forced one round (or more) and the opponent between passed."""
-    ours = next((step for step in reversed(state.steps[:partner.index])
-                 if step.seat is state.next_seat), None)
-    if ours is None or ours.entry is None or ours.index != partner.index - 1 - 1:
+    if partner.index < 2:
+        return False
+    ours = state.steps[partner.index - 2]  # seats alternate: two calls back is ours
+    if ours.entry is None:
         return False
     forcing = ours.entry.forcing
     return (forcing is not None and forcing.is_forcing
@@ -158,10 +159,16 @@ def _sd_for(view: PartnerView, n: int) -> Array:
     """Per hand and strain: the model's own error and what partner's spread adds to it."""
     suit, nt = _model_rmse()
     rmse = np.array([suit] * 4 + [nt], dtype=np.float64)
+    sd = np.sqrt(rmse ** 2 + _partner_variance(view))
+    return np.broadcast_to(sd, (n, 5)).copy()
+
+
+def _partner_variance(view: PartnerView) -> Array:
+    """Per strain (5,): the variance in tricks that partner's unknown cards add."""
     hcp_part = (view.hcp_sd / 3.0) ** 2  # about a trick per three HCP
     length_part = np.concatenate([(view.lengths_sd * 0.5) ** 2, [0.0]])
-    sd = np.sqrt(rmse ** 2 + hcp_part + length_part)
-    return np.broadcast_to(sd, (n, 5)).copy()
+    out: Array = hcp_part + length_part
+    return out
 
 
 def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bool,
@@ -531,11 +538,16 @@ def _natural_suit_in(calls: Sequence[Call], entries: Sequence[CallEntry | None],
 
 
 def _is_ace_ask(steps: Sequence[WalkStep], index: int) -> bool:
-    """Whether the call at ``index`` is judgement's Blackwood (:func:`_judged`)."""
-    return judged_meaning(steps, index) == ASK_TEXT
+    """Whether the call at ``index`` is judgement's Blackwood (:func:`_asks_at`)."""
+    return _asks_at([s.call for s in steps[:index + 1]], [s.entry for s in steps[:index + 1]],
+                    [s.seat for s in steps[:index + 1]], index)
 
 
-ASK_TEXT = "Blackwood: asks for aces"
+def _asks_at(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+             seats: Sequence[Seat], i: int) -> bool:
+    """A judged 4NT is Blackwood once its side has bid a natural suit."""
+    return (i >= 0 and calls[i] == BLACKWOOD and entries[i] is None
+            and _natural_suit_in(calls[:i], entries[:i], seats[:i], seats[i].side))
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -548,17 +560,14 @@ def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], ind
 
 def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
             seats: Sequence[Seat], index: int) -> str | None:
-    """A judged 4NT is Blackwood once its side has bid a natural suit; a judged step
-    answer to it, after the opponent's pass, shows aces."""
-    def ask(i: int) -> bool:
-        return (i >= 0 and calls[i] == BLACKWOOD and entries[i] is None
-                and _natural_suit_in(calls[:i], entries[:i], seats[:i], seats[i].side))
-
+    """Judgement's Blackwood (:func:`_asks_at`), and a judged step answer to it after the
+    opponent's pass, which shows aces."""
     if entries[index] is not None:
         return None
-    if ask(index):
-        return ASK_TEXT
-    if calls[index] in ANSWERS and index >= 2 and calls[index - 1] == PASS and ask(index - 2):
+    if _asks_at(calls, entries, seats, index):
+        return "Blackwood: asks for aces"
+    if (calls[index] in ANSWERS and index >= 2 and calls[index - 1] == PASS
+            and _asks_at(calls, entries, seats, index - 2)):
         return f"answers Blackwood: {_ACE_WORDS[ANSWERS.index(calls[index])]}"
     return None
 
@@ -616,14 +625,8 @@ def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Ar
         shift[:, cols] = mean[idx][:, None]
         spread[:, cols] = sd[idx][:, None]
         cap[cols] = rate
-    suit, nt = _model_rmse()
-    rmse = np.array([suit] * 4 + [nt], dtype=np.float64)
-    view_sd = _sd_for(p.view, len(p.tricks))
-    tricks = p.tricks
-    if rows is not None:
-        view_sd, tricks = view_sd[rows], tricks[rows]
-    partner_part = np.maximum(view_sd ** 2 - rmse ** 2, 0.0)
-    out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + partner_part))
+    tricks = p.tricks if rows is None else p.tricks[rows]
+    out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + _partner_variance(p.view)))
     # Two aces missing: the defence cashes them, twelve tricks only as often as the
     # solved deals made them (a void, a discard); the rest is eleven.
     short = idx <= 2
@@ -791,6 +794,7 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
     trumps = np.where(trumps >= 0, trumps, np.argmax(p.combined_len, axis=1))
     probs = _ace_prospects(p, total)
     auction = state.auction
+    vul = bool(p.ctx.vul)
     choice: dict[Call, Array] = {}
     reasons: dict[Call, str] = {}
     for column, suit in enumerate(_SUIT_OF_COLUMN):
@@ -802,7 +806,6 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
         pick = np.full(hands.n, -1)
         pr = probs[:, column]
         twelve, thirteen = pr[:, 12:].sum(axis=1), pr[:, 13]
-        vul = bool(p.ctx.vul)
         small = np.zeros(hands.n, dtype=bool)
         for k in np.unique(total):
             at = total == k
@@ -870,12 +873,10 @@ def major_game(state: TableState, hands: Features, game: Call,
     partner's exact shape does. None when no hand holds such a fit."""
     auction = state.auction
     seats = estimate_seats(state)
-    partner = seats[auction.next_seat.partner]
-    lengths = hands.value("lengths")
+    known = _known_fits(state, hands, seats)
     options = [b for b in (Call.bid(4, Strain.H), Call.bid(4, Strain.S))
                if auction.is_legal(b) and b not in defined]
-    fits = {b: lengths[:, _COLUMN[b.strain]] + partner.min_lengths[_COLUMN[b.strain]] >= 8
-            for b in options if b.strain is not None}
+    fits = {b: known[:, _COLUMN[b.strain]] for b in options if b.strain is not None}
     if not any(f.any() for f in fits.values()):
         return None
     p = _prospects(state, hands, seats)
