@@ -36,6 +36,7 @@ from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import imps_array, score_table
 from bidbox.core.seats import Seat, Side
+from bidbox.engine import kernels
 from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, partner_view
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
@@ -139,13 +140,7 @@ def _normal_cdf_grid() -> tuple[Array, Array]:
 
 def trick_distribution(mean: Array, sd: Array) -> Array:
     """P(tricks = k), k = 0..13, for normal estimates ``mean``/``sd`` of any shape (...)."""
-    z, cdf = _normal_cdf_grid()
-    edges = np.arange(-0.5, 14.0, 1.0)  # 15 edges around 0..13
-    x = (edges - mean[..., None]) / sd[..., None]
-    c = np.interp(x, z, cdf)
-    c[..., 0] = 0.0
-    c[..., -1] = 1.0
-    return np.diff(c, axis=-1)
+    return kernels.trick_distribution(mean, sd)
 
 
 @cache
@@ -175,33 +170,8 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
                     they_vul: bool, contested: bool) -> Array:
     """(n, len(options)) expected score for our side of each option, given ``probs``
     (n, 5, 14): the distribution of our tricks by strain column."""
-    table = score_table().astype(np.float64)
-    n = probs.shape[0]
-    out = np.zeros((n, len(options)))
-    last = auction.last_bid
-    ours_now = _contract_ours(auction)
-    k = np.arange(14)
-    for j, call in enumerate(options):
-        if call.is_bid:
-            assert call.strain is not None
-            scores = table[call.level - 1, int(call.strain), 0, int(vul)]
-            if contested:
-                # In a contested auction a contract two or more down is doubled.
-                doubled = table[call.level - 1, int(call.strain), 1, int(vul)]
-                scores = np.where(k <= call.level + 4, doubled, scores)
-            out[:, j] = probs[:, _COLUMN[call.strain]] @ scores
-            continue
-        if last is None:
-            continue  # a pass-out scores 0
-        assert last.strain is not None
-        doubled_state = auction.doubled
-        col = probs[:, _COLUMN[last.strain]]
-        if ours_now:
-            out[:, j] = col @ table[last.level - 1, int(last.strain), doubled_state, int(vul)]
-        else:
-            theirs = table[last.level - 1, int(last.strain), doubled_state, int(they_vul)]
-            out[:, j] = -(col @ theirs[::-1])  # they take 13 minus our tricks
-    return out
+    return kernels.expected_scores(options, probs, auction.last_bid, auction.doubled,
+                                   _contract_ours(auction), vul, they_vul, contested)
 
 
 def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
@@ -910,12 +880,7 @@ def _short_in_partners_suits(partner: SeatEstimate, hands: Features) -> Array:
 
 def _slam_odds(options: list[Call], probs: Array) -> Array:
     """(n, len(options)): each slam's chance of making, 1 for every other call."""
-    out = np.ones((probs.shape[0], len(options)))
-    k = np.arange(14)
-    for j, call in enumerate(options):
-        if call.is_bid and call.level >= 6 and call.strain is not None:
-            out[:, j] = probs[:, _COLUMN[call.strain], :][:, k >= call.level + 6].sum(axis=1)
-    return out
+    return kernels.slam_odds(options, probs)
 
 
 def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
