@@ -94,10 +94,17 @@ class Auction:
 
     # --- state ------------------------------------------------------------
     def last_bid_index(self) -> int:
-        for i in range(len(self.calls) - 1, -1, -1):
-            if self.calls[i].is_bid:
-                return i
-        return -1
+        # Kept on the instance (outside the fields, so equality, hashing and repr are
+        # untouched): the walk and lint ask it of the same auction many times.
+        cached: int | None = self.__dict__.get("_last_bid")
+        if cached is None:
+            cached = -1
+            for i in range(len(self.calls) - 1, -1, -1):
+                if self.calls[i].kind is CallKind.BID:
+                    cached = i
+                    break
+            self.__dict__["_last_bid"] = cached
+        return cached
 
     @property
     def last_bid(self) -> Call | None:
@@ -117,11 +124,19 @@ class Auction:
 
     @property
     def is_ended(self) -> bool:
-        n = len(self.calls)
-        if n == 4 and all(c.kind is CallKind.PASS for c in self.calls):
-            return True
-        return (n >= 4 and self.last_bid_index() >= 0
-                and all(c.kind is CallKind.PASS for c in self.calls[-3:]))
+        cached: bool | None = self.__dict__.get("_ended")
+        if cached is None:
+            calls = self.calls
+            n = len(calls)
+            if n < 4:
+                cached = False
+            elif self.last_bid_index() < 0:
+                cached = n == 4  # four passes (a call other than pass needs a bid before it)
+            else:
+                cached = (calls[-1].kind is CallKind.PASS and calls[-2].kind is CallKind.PASS
+                          and calls[-3].kind is CallKind.PASS)
+            self.__dict__["_ended"] = cached
+        return cached
 
     @property
     def is_passed_out(self) -> bool:
@@ -133,7 +148,6 @@ class Auction:
         if call.kind is CallKind.PASS:
             return None
         last_i = self.last_bid_index()
-        me = self.next_seat
         if call.kind is CallKind.BID:
             last = self.calls[last_i] if last_i >= 0 else None
             if last is not None and call.rank <= last.rank:
@@ -141,7 +155,7 @@ class Auction:
             return None
         if last_i < 0:
             return f"there is no bid to {'double' if call.kind is CallKind.DOUBLE else 'redouble'}"
-        bidder_is_opponent = self.seat_of(last_i).side is not me.side
+        bidder_is_opponent = self.seat_of(last_i).side is not self.next_seat.side
         state = self.doubled
         if call.kind is CallKind.DOUBLE:
             if not bidder_is_opponent:
@@ -171,6 +185,8 @@ class Auction:
         object.__setattr__(new, "dealer", self.dealer)
         object.__setattr__(new, "vul", self.vul)
         object.__setattr__(new, "calls", (*self.calls, call))
+        new.__dict__["_last_bid"] = len(self.calls) if call.kind is CallKind.BID \
+            else self.last_bid_index()
         return new
 
     def extend(self, calls: Iterable[Call | str]) -> Auction:
