@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -38,7 +39,7 @@ from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures, sample_hands
 from bidbox.engine.inference import denied_calls
-from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.predicates import Predicate, TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.walk import (
     SYSTEM,
@@ -138,9 +139,9 @@ def _dimensions(system: System) -> frozenset[str]:
     return frozenset(d for k in kinds for d in _DIMENSIONS.get(k, ()))
 
 
-@dataclass(frozen=True, order=True)
-class Situation:
-    """One table situation a node is checked in, from the caller's side."""
+class Situation(NamedTuple):
+    """One table situation a node is checked in, from the caller's side (a named tuple:
+    the findings hash and sort it tens of thousands of times)."""
 
     opened: int  # the seat of the auction's first call (1 = dealer)
     vul: bool  # the caller's side vulnerable
@@ -197,8 +198,13 @@ class _Masks:
 
     def __init__(self, dims: frozenset[str]) -> None:
         self.dims = dims
-        self._memo: dict[tuple[int, Constraint, tuple[object, ...]], Array] = {}
-        self._by_id: dict[tuple[int, int, tuple[object, ...]], tuple[Constraint, Array]] = {}
+        # Masks keyed by the id of a constraint's canonical copy: equal constraints built
+        # apart (a module's meaning at many nodes) share one, and a key never hashes or
+        # compares a constraint tree (a deep walk each time).
+        self._memo: dict[tuple[int, int, tuple[object, ...]], Array] = {}
+        self._canon: dict[int, tuple[Constraint, Constraint]] = {}
+        self._interned: dict[Constraint, Constraint] = {}
+        self._predicates: dict[int, Predicate] = {}
         self._bytes = 0
         self._measures: dict[int, tuple[Constraint, bool]] = {}
         self._parts: dict[int, tuple[Constraint, Constraint | None]] = {}
@@ -260,23 +266,35 @@ class _Masks:
                 [a for a in alts if a is not None])
         return None
 
-    def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
-        proj = self.project(ctx, self.dims_of(c))
-        quick = (space.token, id(c), proj)
-        hit = self._by_id.get(quick)
+    def canon(self, c: Constraint) -> Constraint:
+        """The one kept copy of the constraints equal to ``c`` (each object is looked up
+        by value once, then by its id)."""
+        hit = self._canon.get(id(c))
         if hit is None or hit[0] is not c:
-            key = (space.token, c, proj)
-            packed = self._memo.get(key)
-            if packed is None:
-                mask = compile_predicate(c)(space.features, ctx)
-                packed = np.packbits(mask)
-                if self._bytes + packed.nbytes > self.BUDGET:
-                    return mask
-                self._memo[key] = packed
-                self._bytes += packed.nbytes
-            self._by_id[quick] = hit = (c, packed)
+            hit = self._canon[id(c)] = (c, self._interned.setdefault(c, c))
+        return hit[1]
+
+    def predicate(self, c: Constraint) -> Predicate:
+        """``compile_predicate(c)``, found by id (its own cache hashes the whole tree)."""
+        c = self.canon(c)
+        hit = self._predicates.get(id(c))
+        if hit is None:
+            hit = self._predicates[id(c)] = compile_predicate(c)
+        return hit
+
+    def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
+        c = self.canon(c)
+        key = (space.token, id(c), self.project(ctx, self.dims_of(c)))
+        packed = self._memo.get(key)
+        if packed is None:
+            mask = self.predicate(c)(space.features, ctx)
+            packed = np.packbits(mask)
+            if self._bytes + packed.nbytes > self.BUDGET:
+                return mask
+            self._memo[key] = packed
+            self._bytes += packed.nbytes
         # unpackbits gives 0/1 bytes: read them as booleans without a copy
-        return np.unpackbits(hit[1], count=space.features.n).view(bool)
+        return np.unpackbits(packed, count=space.features.n).view(bool)
 
 
 @dataclass(frozen=True)
@@ -458,7 +476,9 @@ class _Sampler:
         The same facts reached by another chain of calls (a fifth of tosr's samples) get
         the same sample, masks and all: drawing it again would take the same hands from
         the kept ones and deal nothing."""
-        key = tuple((f.shown, f.denied, f.ctx) for f in facts)
+        canon = self.masks.canon
+        key = tuple((None if f.shown is None else id(canon(f.shown)),
+                     tuple(id(canon(d)) for d in f.denied), f.ctx) for f in facts)
         hit = self._drawn.get(key)
         if hit is None:
             hit = self._drawn[key] = self._draw(facts)
@@ -487,7 +507,7 @@ class _Sampler:
             for fact in rest:
                 if not ok.any():
                     break
-                ok &= _fact_mask(fact, features)
+                ok &= _fact_mask(fact, features, self.masks)
             found = int(ok.sum())
             if found >= SAMPLE_MIN or 2 * per.sum() > SAMPLE_MAX_DRAWS:
                 break
@@ -509,12 +529,12 @@ def _ranks(counts: Array) -> Array:
     return np.arange(int(counts.sum()), dtype=np.int64) - starts
 
 
-def _fact_mask(fact: _Fact, features: Features) -> Array:
+def _fact_mask(fact: _Fact, features: Features, masks: _Masks) -> Array:
     out = np.ones(features.n, dtype=bool)
     if fact.shown is not None:
-        out &= compile_predicate(fact.shown)(features, fact.ctx)
+        out &= masks.predicate(fact.shown)(features, fact.ctx)
     for d in fact.denied:
-        out &= ~compile_predicate(d)(features, fact.ctx)
+        out &= ~masks.predicate(d)(features, fact.ctx)
     return out
 
 
@@ -598,6 +618,15 @@ class _Verdict:
     sample: int | None
 
 
+class _Denied(NamedTuple):
+    """The calls a call denies: what each needs (``CallEntry.choose``), their ids, and the
+    parts of the table context those read."""
+
+    chooses: tuple[Constraint, ...]
+    ids: tuple[int, ...]
+    dims: frozenset[str]
+
+
 @dataclass
 class _Record:
     node: Node
@@ -636,6 +665,11 @@ class _Linter:
             hit = (entry, entry.choose, entry.shown)
             self._choose[id(entry)] = hit
         return hit[1], hit[2]
+
+    def denial(self, denied: Sequence[CallEntry]) -> _Denied:
+        chooses = tuple(self.constraints(d)[0] for d in denied)
+        return _Denied(chooses, tuple(map(id, denied)),
+                       frozenset().union(*map(self.masks.dims_of, chooses)))
 
     def legal(self, node: Node, auction: Auction) -> list[CallEntry]:
         """The node's calls, in the order tried, that the Laws allow after ``auction``: the
@@ -688,7 +722,7 @@ class _Linter:
 
     def step(self, state: TableState, reach: dict[Seat, _Reach], call: Call,
              step: WalkStep | None = None, ours: bool = True,
-             denied: list[CallEntry] | None = None, exact: bool | None = None
+             denied: _Denied | None = None, exact: bool | None = None
              ) -> tuple[TableState, dict[Seat, _Reach]]:
         """The state after ``call``; what it shows joins the caller's facts unless it is an
         opponents' call inside our tree (their hands are not checked there). ``denied``:
@@ -697,14 +731,13 @@ class _Linter:
         if not ours:
             return advance(state, call, step), reach
         if denied is None:
-            denied = denied_calls(step, state.auction)
+            denied = self.denial(denied_calls(step, state.auction))
         shown = None
         if step.entry is not None:
             shown = self.constraints(step.entry)[1]
-        fact = _Fact(shown, tuple(self.constraints(d)[0] for d in denied), step.context)
-        dims = self.masks.dims_of(shown).union(*(self.masks.dims_of(c) for c in fact.denied))
-        key = (id(step.entry), tuple(id(d) for d in denied),
-               self.masks.project(step.context, dims))
+        fact = _Fact(shown, denied.chooses, step.context)
+        dims = self.masks.dims_of(shown) | denied.dims
+        key = (id(step.entry), denied.ids, self.masks.project(step.context, dims))
         new = dict(reach)
         before = reach[step.seat]
         chain = (*before.key, key)
@@ -770,21 +803,25 @@ class _Linter:
         made: set[Call] = set()
         base = state.side(seat).base
         exact_before = True  # whether every call tried so far reads only exact measures
-        for i, entry in enumerate(entries):
+        # What the calls tried so far deny, grown one call at a time (each call denies the
+        # calls tried before it here, as inference.denied_calls has it).
+        denied = after_denied = _Denied((), (), frozenset())
+        for entry in entries:
             choose, shown = self.constraints(entry)
             exact_fact = exact_before and self.masks.exact(shown)
+            denied = after_denied
             if not entry.is_default_pass:
                 exact_before = exact_before and self.masks.exact(choose)
+                after_denied = _Denied((*denied.chooses, choose), (*denied.ids, id(entry)),
+                                       denied.dims | self.masks.dims_of(choose))
             if entry.call in made:
                 continue  # the walk reads the call as the earlier entry for it
             made.add(entry.call)
             if not fresh.get(id(entry), False):
                 continue  # no hand makes the call here: nothing below it can happen
-            # How the walk reads the call (read_call), and what it denies (the calls tried
-            # before it here, as inference.denied_calls has it), without looking them up.
+            # How the walk reads the call (read_call), without looking it up.
             step = WalkStep(len(auction.calls), seat, entry.call, ctx, node, entry, SYSTEM,
                             base)
-            denied = [d for d in entries[:i] if not d.is_default_pass]
             after, after_reach = self.step(state, reach, entry.call, step, denied=denied,
                                            exact=exact_fact)
             self.visit(entry.node, after, after_reach, opened)
