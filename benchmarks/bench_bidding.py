@@ -5,8 +5,14 @@ Two questions, each answered as a ratio of rates measured side by side:
    numpy batch at the root) against a loop of `choose_call` on single hands;
 2. complete uncontested auctions per second (one side bids, the other passes):
    `bid_batch` against a loop of `bid_deal`.
-The issue target is 100,000 complete uncontested auctions per second on one core on the
-batch path. Absolute rates depend on the machine; the ratios are the claim.
+The batch bidder keeps what it learns between batches (the walk's states, the seats'
+estimates, the measures each step reads, and each step's answer per combination of those
+measures), so the same deals bid again cost far less than new ones: the batch path is
+timed both ways, on the same deals again (best of ``--repeats``) and on fresh deals of
+the same size, one new batch after another (their median), the rate a long simulation
+sees. The issue target is 100,000 complete uncontested auctions per second on one core
+on the batch path, judged on fresh deals. Absolute rates depend on the machine; the
+ratios are the claim.
 
     python benchmarks/bench_bidding.py [--system sbu-level1] [--hands 1000000]
 """
@@ -86,6 +92,13 @@ def main() -> int:
     auction_deals = deal_batch(args.auctions, args.seed + 2)
     first_auc, batch_auc = timed(args.repeats, lambda: bid_batch(auction_deals, systems,
                                                                  silent=Side.EW))
+    fresh_times = []
+    for k in range(args.repeats):
+        fresh = deal_batch(args.auctions, args.seed + 10 + k)
+        began = time.perf_counter()
+        bid_batch(fresh, systems, silent=Side.EW)
+        fresh_times.append(time.perf_counter() - began)
+    fresh_auc = float(np.median(fresh_times))
     ref_deals = deal_batch(args.ref_auctions, args.seed + 3)
 
     def loop_auctions() -> None:
@@ -100,10 +113,13 @@ def main() -> int:
         "openings_loop_per_s": args.ref_hands / loop_open,
         "auctions_batch_per_s": args.auctions / batch_auc,
         "auctions_batch_first_run_per_s": args.auctions / first_auc,
+        "auctions_batch_fresh_per_s": args.auctions / fresh_auc,
         "auctions_loop_per_s": args.ref_auctions / loop_auc,
     }
     rates["openings_ratio"] = rates["openings_batch_per_s"] / rates["openings_loop_per_s"]
     rates["auctions_ratio"] = rates["auctions_batch_per_s"] / rates["auctions_loop_per_s"]
+    rates["auctions_fresh_ratio"] = (rates["auctions_batch_fresh_per_s"]
+                                     / rates["auctions_loop_per_s"])
     print(f"bidbox bidding benchmark: system {system.name}, python {platform.python_version()}")
     print(f"{'':<34}{'batch /s':>14}{'one hand /s':>14}{'ratio':>10}")
     print(f"{'opening bids':<34}{rates['openings_batch_per_s']:>14,.0f}"
@@ -111,8 +127,10 @@ def main() -> int:
     print(f"{'complete uncontested auctions':<34}{rates['auctions_batch_per_s']:>14,.0f}"
           f"{rates['auctions_loop_per_s']:>14,.0f}{rates['auctions_ratio']:>9,.0f}x")
     print(f"{'  first run (cold caches)':<34}{rates['auctions_batch_first_run_per_s']:>14,.0f}")
-    target = rates["auctions_batch_per_s"] >= 100_000
-    print(f"target 100,000 uncontested auctions/s on the batch path: "
+    print(f"{'  fresh deals, warm caches':<34}{rates['auctions_batch_fresh_per_s']:>14,.0f}"
+          f"{'':>14}{rates['auctions_fresh_ratio']:>9,.0f}x")
+    target = rates["auctions_batch_fresh_per_s"] >= 100_000
+    print(f"target 100,000 uncontested auctions/s on the batch path (fresh deals): "
           f"{'PASS' if target else 'BELOW TARGET'}")
     print(f"batch and one-hand openings agree on {args.ref_hands:,} hands: {agree}")
     print(f"distinct auctions: {len(result.groups):,}; deals with a fallback call: "

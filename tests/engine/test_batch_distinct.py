@@ -7,20 +7,23 @@ each fact's mask built from its parts. Each must give exactly what the plain for
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pytest
 
 import bidbox.engine.batch as batch
 from bidbox.core import Auction, Call, Seat, Side, Vulnerability
-from bidbox.engine import as_systems
-from bidbox.engine.decide import decide
+from bidbox.engine import as_systems, bid_batch
+from bidbox.engine.decide import PLACEMENT, decide
 from bidbox.engine.estimate import _fact_mask
-from bidbox.engine.features import DistinctFeatures, HandFeatures, UnkeyedMeasure
+from bidbox.engine.features import Array, DistinctFeatures, HandFeatures, UnkeyedMeasure
 from bidbox.engine.inference import read_state
 from bidbox.engine.predicates import compile_predicate
 from bidbox.engine.profiles import profile_space
 from bidbox.engine.walk import advance, replay, start
 from bidbox.evaluate import deal_batch
+from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang import load_system
 from bidbox.lang.system import System
 
@@ -60,11 +63,22 @@ def test_the_step_on_distinct_hands_is_the_step_on_every_hand(
     seat = state.next_seat
     hands = HandFeatures(deal_batch(4000, seed=7).hands(seat)).take(np.arange(4000))
     batch._LEARNT.clear()  # learn the key afresh: the retry path runs too
-    plain = {d.call: d.mask for d in decide(state, hands, sbu)}
-    grouped = {d.call: d.mask for d in batch._decide_distinct(state, hands, sbu)}
-    assert plain.keys() == grouped.keys()
-    for call, mask in plain.items():
-        assert (grouped[call] == mask).all(), call
+    batch._MEMO.clear()
+    plain = _by_call((d.call, d.source == PLACEMENT, d.mask) for d in decide(state, hands, sbu))
+    for _ in range(2):  # decided, then read from the kept answers
+        grouped = _by_call((d.call, d.placement, d.mask)
+                           for d in batch._decide_distinct(state, hands, sbu))
+        assert plain.keys() == grouped.keys()
+        for key, mask in plain.items():
+            assert (grouped[key] == mask).all(), key
+
+
+def _by_call(decisions: Iterable[tuple[Call, bool, Array]]) -> dict[tuple[Call, bool], Array]:
+    """The hands of each call and source (two parts of a step may make the same call)."""
+    out: dict[tuple[Call, bool], Array] = {}
+    for call, placement, mask in decisions:
+        out[call, placement] = out[call, placement] | mask if (call, placement) in out else mask
+    return out
 
 
 def test_the_walk_makes_each_state_once(sbu: dict[Side, System]) -> None:
@@ -94,3 +108,26 @@ def test_fact_masks_from_their_parts_equal_the_whole_predicate(
         assert (_fact_mask(reading.shows, ctx, True) == whole).all(), str(reading.shows)
         checked += 1
     assert checked > 0
+
+
+def test_kept_answers_give_the_auctions_of_a_fresh_start(sbu: dict[Side, System]) -> None:
+    """Answers kept from earlier batches change no auction, on the same deals again or on
+    new ones: each equals the auctions bid with nothing kept."""
+    first, other = deal_batch(120, seed=11), deal_batch(120, seed=12)
+
+    def bid(deals: DealBatch) -> list[Auction]:
+        return bid_batch(deals, sbu, Seat.S, Vulnerability.EW, silent=Side.EW).auctions()
+
+    batch._MEMO.clear()
+    batch._LEARNT.clear()
+    alone = bid(first)
+    batch._MEMO.clear()
+    batch._LEARNT.clear()
+    other_alone = bid(other)
+    sizes = []
+    for _ in range(3):  # keys learnt, then answers kept and read back
+        assert bid(first) == alone
+        sizes.append(sum(m.size for m in batch._MEMO.values()))
+    assert sizes[-1] > 0, "no answers were kept"
+    assert sizes[-1] == sizes[-2]  # the same deals again: nothing new to decide
+    assert bid(other) == other_alone  # partly from the answers kept for the first deals

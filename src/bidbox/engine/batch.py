@@ -17,14 +17,14 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import PASS, CallKind
+from bidbox.core.calls import PASS, Call, CallKind
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.engine.decide import PLACEMENT, Decision, choose_at_node, decide
+from bidbox.engine.decide import PLACEMENT, choose_at_node, decide
 from bidbox.engine.features import (
     Array,
     DistinctFeatures,
@@ -93,9 +93,9 @@ def bid_batch(deals: DealBatch, systems: Mapping[Side, System], dealer: Seat = S
             stack.append(_Group(advance(group.state, PASS), group.index, group.fallback))
             continue
         hands = features[seat].take(group.index)
-        for decision in _decide_distinct(group.state, hands, systems):
-            stack.append(_Group(advance(group.state, decision.call), group.index[decision.mask],
-                                group.fallback or decision.source == PLACEMENT))
+        for chosen in _decide_distinct(group.state, hands, systems):
+            stack.append(_Group(advance(group.state, chosen.call), group.index[chosen.mask],
+                                group.fallback or chosen.placement))
     return result
 
 _FIRST_KEY = frozenset({"hcp", "lengths"})
@@ -109,32 +109,178 @@ _LEARNT: OrderedDict[_Place, frozenset[str]] = OrderedDict()
 _LEARNT_KEPT = 65536
 
 
+@dataclass
+class _Chosen:
+    """A call and the hands of a group that make it; ``placement``: judgement chose it."""
+
+    call: Call
+    mask: Array
+    placement: bool
+
+
 def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Side, System]
-                     ) -> list[Decision]:
+                     ) -> list[_Chosen]:
     """``decide`` for every hand of ``hands``, run once per distinct combination of the
-    measures it reads (the masks are the same as one ``decide`` over all the hands)."""
-    if hands.n < _FEW:
-        return decide(state, hands, systems)
-    place = (state.auction, id(systems[Side.NS]), id(systems[Side.EW]))
-    keyed = _LEARNT.get(place)
-    if keyed is None:
-        keyed = _first_key(state)
+    measures it reads (the masks are the same as one ``decide`` over all the hands), and
+    once per process for a combination already decided at this auction: the answers are
+    kept by the measures' values (:class:`_Memo`), so a later batch decides only the
+    points it has not met."""
+    ns, ew = systems[Side.NS], systems[Side.EW]
+    place = (state.auction, id(ns), id(ew))
+    memo = _MEMO.get(place)
+    if memo is not None:
+        if memo.ns is ns and memo.ew is ew:
+            _MEMO.move_to_end(place)
+        else:  # another system under a reused id
+            _forget(place)
+            memo = None
+    if memo is None and hands.n < _FEW:
+        return _plain(state, hands, systems)
+    learnt = _LEARNT.get(place)
+    keyed = memo.keyed if memo is not None else learnt or _first_key(state)
     while True:
         codes = hands.parent.codes(keyed, hands.index)
         _, first, inverse = np.unique(codes, return_index=True, return_inverse=True)
-        if first.size > _SPREAD * hands.n:
+        if memo is None and learnt is None and first.size > _SPREAD * hands.n:
+            # Too few repeats to group by on a first visit; from the second on, the
+            # answers kept for later batches are worth the grouping.
             _remember(place, keyed)
-            return decide(state, hands, systems)
-        distinct = DistinctFeatures(hands.parent, hands.index[first], keyed)
-        try:
-            decisions = decide(state, distinct, systems)
-        except UnkeyedMeasure as miss:
-            keyed = keyed | {miss.name}
-            continue
-        # Keep what was read, which may be less than the key (a node that reads only hcp).
-        _remember(place, frozenset(distinct.read) or keyed)
-        spread = inverse.reshape(-1)
-        return [replace(d, mask=d.mask[spread]) for d in decisions]
+            return _plain(state, hands, systems)
+        reps = hands.index[first]
+        points = hands.parent.points(keyed, reps)
+        digest = _digest(points)
+        answer = memo.find(points, digest) if memo is not None else np.full(len(reps), -1)
+        todo = np.flatnonzero(answer < 0)
+        if todo.size:
+            distinct = DistinctFeatures(hands.parent, reps[todo], keyed)
+            try:
+                decisions = decide(state, distinct, systems)
+            except UnkeyedMeasure as miss:
+                keyed = keyed | {miss.name}
+                if memo is not None:  # its points lack the new measure: start again
+                    _forget(place)
+                    memo = None
+                continue
+            read = frozenset(distinct.read) or keyed
+            if memo is None and read != keyed:
+                # A first visit that read less than its key: group by what was read next
+                # time (fewer points), and keep answers from then on.
+                _remember(place, read)
+            else:
+                if memo is None:
+                    memo = _new_memo(place, keyed, ns, ew)
+                found = np.empty(todo.size, dtype=np.int32)
+                for d in decisions:
+                    found[d.mask] = memo.outcome(d.call, d.source == PLACEMENT)
+                answer[todo] = found
+                memo.add(points[todo], digest[todo], found)
+                _remember(place, keyed)
+                _kept(todo.size)
+            if memo is None:
+                spread = inverse.reshape(-1)
+                return [_Chosen(d.call, d.mask[spread], d.source == PLACEMENT)
+                        for d in decisions]
+        assert memo is not None
+        per_hand = answer[inverse.reshape(-1)]
+        out = []
+        for k in np.unique(per_hand):
+            call, placement = memo.outcomes[int(k)]
+            out.append(_Chosen(call, per_hand == k, placement))
+        return out
+
+
+def _plain(state: TableState, hands: SubFeatures, systems: Mapping[Side, System]
+           ) -> list[_Chosen]:
+    return [_Chosen(d.call, d.mask, d.source == PLACEMENT)
+            for d in decide(state, hands, systems)]
+
+
+class _Memo:
+    """The calls decided at one auction (for one pair of systems), by the values of the
+    measures in ``keyed``: a point's row (``HandFeatures.points``), sorted by a 64-bit
+    digest for the look-up, the row itself compared too, so a clash of digests only
+    costs a decision made again.
+
+    Exact on the batch bidder's own terms: a decision made on a representative whose
+    step read only ``keyed`` is the decision of every hand with the same values
+    (:class:`features.DistinctFeatures`); it is kept instead of made again."""
+
+    def __init__(self, keyed: frozenset[str], ns: System, ew: System) -> None:
+        self.keyed = keyed
+        self.ns, self.ew = ns, ew  # held: their ids in the place stay theirs
+        self.digests = np.empty(0, dtype=np.uint64)
+        self.rows: Array | None = None
+        self.answers = np.empty(0, dtype=np.int32)
+        self.outcomes: list[tuple[Call, bool]] = []
+        self._index: dict[tuple[Call, bool], int] = {}
+
+    @property
+    def size(self) -> int:
+        return int(self.digests.size)
+
+    def outcome(self, call: Call, placement: bool) -> int:
+        key = (call, placement)
+        k = self._index.get(key)
+        if k is None:
+            k = self._index[key] = len(self.outcomes)
+            self.outcomes.append(key)
+        return k
+
+    def find(self, rows: Array, digests: Array) -> Array:
+        """Per row, the kept outcome's index, or -1."""
+        if self.rows is None or self.size == 0:
+            return np.full(len(rows), -1, dtype=np.int32)
+        pos = np.minimum(np.searchsorted(self.digests, digests), self.size - 1)
+        same = (self.digests[pos] == digests) & (self.rows[pos] == rows).all(axis=1)
+        out: Array = np.where(same, self.answers[pos], -1).astype(np.int32)
+        return out
+
+    def add(self, rows: Array, digests: Array, answers: Array) -> None:
+        all_digests = np.concatenate([self.digests, digests])
+        order = np.argsort(all_digests, kind="stable")
+        self.digests = all_digests[order]
+        self.rows = rows[order] if self.rows is None else np.concatenate([self.rows,
+                                                                          rows])[order]
+        self.answers = np.concatenate([self.answers, answers])[order]
+
+
+def _digest(rows: Array) -> Array:
+    """A 64-bit FNV-style digest of each row (numpy's uint64 arithmetic wraps)."""
+    out = np.full(rows.shape[0], 0xCBF29CE484222325, dtype=np.uint64)
+    prime = np.uint64(0x100000001B3)
+    for k in range(rows.shape[1]):
+        out ^= rows[:, k].astype(np.uint64)
+        out *= prime
+    return out
+
+
+_MEMO: OrderedDict[_Place, _Memo] = OrderedDict()
+_MEMO_POINTS = 400_000
+"""Points kept over all auctions (about 60 bytes each at a dozen columns: some 25 MB at
+most, the walk's bound); the auctions used longest ago go first."""
+_memo_points = 0
+
+
+def _new_memo(place: _Place, keyed: frozenset[str], ns: System, ew: System) -> _Memo:
+    _forget(place)
+    memo = _MEMO[place] = _Memo(keyed, ns, ew)
+    return memo
+
+
+def _forget(place: _Place) -> None:
+    global _memo_points
+    old = _MEMO.pop(place, None)
+    if old is not None:
+        _memo_points -= old.size
+
+
+def _kept(added: int) -> None:
+    """Count the points added and drop the auctions used longest ago over the bound."""
+    global _memo_points
+    _memo_points += added
+    while _memo_points > _MEMO_POINTS and len(_MEMO) > 1:
+        _, old = _MEMO.popitem(last=False)
+        _memo_points -= old.size
 
 
 def _first_key(state: TableState) -> frozenset[str]:

@@ -40,6 +40,8 @@ class HandFeatures:
         self.masks = masks
         self._cache: dict[str, Array] = {}
         self._columns: dict[str, list[tuple[Array, int]]] = {}
+        self._distinct: dict[str, list[Array]] = {}
+        self._stable: dict[str, list[Array]] = {}
 
     @property
     def n(self) -> int:
@@ -81,11 +83,44 @@ class HandFeatures:
         if columns is None:
             values = np.asarray(self.value(name)).reshape(self.n, -1)
             columns = []
+            kept = []
             for k in range(values.shape[1]):
                 distinct, inverse = np.unique(values[:, k], return_inverse=True)
                 columns.append((inverse.astype(np.int64).reshape(-1), max(len(distinct), 1)))
+                kept.append(distinct)
             self._columns[name] = columns
+            self._distinct[name] = kept
         return columns
+
+    def points(self, names: frozenset[str], index: Array) -> Array:
+        """For the hands at ``index``, one int32 row per hand holding every measure in
+        ``names`` (sorted by name, each column in order) as an id of its value that is the
+        same in every batch of the process: equal rows, equal measures, whichever deals
+        they come from. The batch bidder keeps its decisions by these rows."""
+        columns = [column[index] for name in sorted(names)
+                   for column in self._stable_columns(name)]
+        if not columns:
+            return np.zeros((len(index), 0), dtype=np.int32)
+        return np.column_stack(columns)
+
+    def _stable_columns(self, name: str) -> list[Array]:
+        kept = self._stable.get(name)
+        if kept is None:
+            kept = []
+            for k, (inverse, _) in enumerate(self._column_codes(name)):
+                ids = _VALUE_IDS.setdefault((name, k), {})
+                # A few dozen distinct values a column: the Python loop is over those.
+                value_ids = np.array([ids.setdefault(v, len(ids))
+                                      for v in self._distinct[name][k].tolist()],
+                                     dtype=np.int32)
+                kept.append(value_ids[inverse])
+            self._stable[name] = kept
+        return kept
+
+
+_VALUE_IDS: dict[tuple[str, int], dict[object, int]] = {}
+"""Per measure and column, each value ever seen and its id (:meth:`HandFeatures.points`):
+a measure takes few values (HCP 0-37, lengths 0-13), so this stays small."""
 
 
 class SubFeatures:
