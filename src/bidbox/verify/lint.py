@@ -54,6 +54,8 @@ from bidbox.engine.walk import (
 from bidbox.engine.witness import witness_hand
 from bidbox.evaluate.holdings import tables
 from bidbox.lang.constraints import (
+    ANY,
+    NOTHING,
     Always,
     And,
     Constraint,
@@ -191,10 +193,13 @@ class _Space:
 
 class _Masks:
     """Each (constraint, context) evaluated once per space: siblings share their history
-    and modules repeat the same meanings at many nodes. Kept packed (one bit a hand)
-    within a byte budget; a targeted sample's masks go with it."""
+    and modules repeat the same meanings at many nodes. Kept within a byte budget; a
+    targeted sample's masks go with it."""
 
-    BUDGET = 96 * 2**20
+    BUDGET = 192 * 2**20
+    UNPACKED = 128 * 2**20
+    """Masks are kept as booleans up to ``UNPACKED`` bytes (most are read again and again:
+    unpacking a profile-space mask cost more than the look-up), packed past it."""
 
     def __init__(self, dims: frozenset[str]) -> None:
         self.dims = dims
@@ -285,16 +290,23 @@ class _Masks:
     def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
         c = self.canon(c)
         key = (space.token, id(c), self.project(ctx, self.dims_of(c)))
-        packed = self._memo.get(key)
-        if packed is None:
-            mask = self.predicate(c)(space.features, ctx)
-            packed = np.packbits(mask)
-            if self._bytes + packed.nbytes > self.BUDGET:
-                return mask
-            self._memo[key] = packed
-            self._bytes += packed.nbytes
+        kept = self._memo.get(key)
+        if kept is None:
+            mask: Array = self.predicate(c)(space.features, ctx)
+            if self._bytes + mask.nbytes <= self.UNPACKED:
+                mask.flags.writeable = False  # handed out as it is: no caller may write it
+                kept = mask
+            else:
+                kept = np.packbits(mask)
+                if self._bytes + kept.nbytes > self.BUDGET:
+                    return mask
+            self._memo[key] = kept
+            self._bytes += kept.nbytes
+            return mask
+        if kept.dtype == np.bool_:
+            return kept
         # unpackbits gives 0/1 bytes: read them as booleans without a copy
-        return np.unpackbits(packed, count=space.features.n).view(bool)
+        return np.unpackbits(kept, count=space.features.n).view(bool)
 
 
 @dataclass(frozen=True)
@@ -348,17 +360,16 @@ class _Sampler:
         return _Space(features.take(np.flatnonzero(mask)), token, False, space.targeted,
                       space.drawn, None if space.weights is None else space.weights[mask])
 
-    def guide(self, facts: Sequence[_Fact]) -> Array:
-        """The exact points that may fit the facts: each meaning's exact part (the
-        conjuncts on lengths, HCP, controls), and each denied call that is exact."""
-        guide = np.ones(self.profile.features.n, dtype=bool)
-        for fact in facts:
-            part = None if fact.shown is None else self.masks.exact_part(fact.shown)
-            if part is not None:
-                guide &= self.masks.get(self.profile, part, fact.ctx)
-            for d in fact.denied:
-                if self.masks.exact(d):
-                    guide &= ~self.masks.get(self.profile, d, fact.ctx)
+    def narrow(self, guide: Array, fact: _Fact) -> Array:
+        """The exact points of ``guide`` (left as it is) that may fit one more fact: its
+        meaning's exact part (the conjuncts on lengths, HCP, controls), and each denied
+        call that is exact. Over a chain of facts, the guide of a targeted sample."""
+        part = None if fact.shown is None else self.masks.exact_part(fact.shown)
+        if part is not None:
+            guide = guide & self.masks.get(self.profile, part, fact.ctx)
+        for d in fact.denied:
+            if self.masks.exact(d):
+                guide = guide & ~self.masks.get(self.profile, d, fact.ctx)
         return guide
 
     def _tails(self) -> list[Array]:
@@ -466,7 +477,7 @@ class _Sampler:
                 each.append(np.full(k - _DENSE, k, dtype=np.int64))
         return np.concatenate(hands), np.concatenate(at), np.concatenate(each)
 
-    def targeted(self, facts: Sequence[_Fact], have: int) -> _Space | None:
+    def targeted(self, reach: _Reach, have: int) -> _Space | None:
         """Hands that fit every fact: a stratified sample of the exact points that fit the
         facts' exact parts (at each point hands in proportion to its count, at least one,
         each standing for count / hands-there real hands), kept when they fit the facts'
@@ -476,20 +487,22 @@ class _Sampler:
         The same facts reached by another chain of calls (a fifth of tosr's samples) get
         the same sample, masks and all: drawing it again would take the same hands from
         the kept ones and deal nothing."""
+        facts = reach.facts()
         canon = self.masks.canon
         key = tuple((None if f.shown is None else id(canon(f.shown)),
                      tuple(id(canon(d)) for d in f.denied), f.ctx) for f in facts)
         hit = self._drawn.get(key)
         if hit is None:
-            hit = self._drawn[key] = self._draw(facts)
+            hit = self._drawn[key] = self._draw(facts, reach.guide(self))
         drawn, found = hit
         return None if found is not None and found <= have else drawn
 
-    def _draw(self, facts: Sequence[_Fact]) -> tuple[_Space, int | None]:
+    def _draw(self, facts: Sequence[_Fact], points: Array) -> tuple[_Space, int | None]:
         """The sample of ``targeted`` and how many of its dealt hands fit (None: no
-        exact point fits, the sample is empty whatever the current one holds)."""
+        exact point fits, the sample is empty whatever the current one holds);
+        ``points``: the exact points the facts allow (``_Reach.guide``)."""
         space = profile_space()
-        guide = np.flatnonzero(self.guide(facts))
+        guide = np.flatnonzero(points)
         # A hand dealt at a guide point fits every exact fact already.
         rest = [f for f in facts if not (f.shown is None or self.masks.exact(f.shown))
                 or not all(self.masks.exact(d) for d in f.denied)]
@@ -542,12 +555,13 @@ class _Reach:
     """What one seat's calls so far allow: a chain of facts, with the fitting points of
     the exact space and of the current sample worked out on demand."""
 
-    __slots__ = ("_exact_mask", "_sample", "exact", "fact", "key", "parent")
+    __slots__ = ("_exact_mask", "_guide", "_sample", "exact", "fact", "key", "parent")
 
     def __init__(self, parent: _Reach | None, fact: _Fact | None, exact: bool,
                  key: tuple[object, ...]) -> None:
         self.parent, self.fact, self.exact, self.key = parent, fact, exact, key
         self._exact_mask: Array | None = None
+        self._guide: Array | None = None  # packed
         self._sample: tuple[_Space, Array] | None = None
 
     def then(self, fact: _Fact, masks: _Masks, key: object, exact: bool | None = None
@@ -579,6 +593,20 @@ class _Reach:
             out &= ~masks.get(space, d, self.fact.ctx)
         return out
 
+    def guide(self, sampler: _Sampler) -> Array:
+        """The exact points that may fit this chain's facts (``_Sampler.narrow``), from the
+        parent's: each fact narrows it once however many samples its chain draws. Kept
+        packed, since most chains of a relay tree are drawn for."""
+        n = sampler.profile.features.n
+        if self._guide is not None:
+            return np.unpackbits(self._guide, count=n).view(bool)
+        if self.parent is None or self.fact is None:
+            guide = np.ones(n, dtype=bool)
+        else:
+            guide = sampler.narrow(self.parent.guide(sampler), self.fact)
+        self._guide = np.packbits(guide)
+        return guide
+
     def exact_mask(self, sampler: _Sampler) -> Array:
         if self._exact_mask is None:
             if self.parent is None:
@@ -597,7 +625,7 @@ class _Reach:
                 mask = self._apply(sampler.masks, space, base)
                 have = int(mask.sum())
                 if have < SAMPLE_MIN:
-                    drawn = sampler.targeted(self.facts(), have)
+                    drawn = sampler.targeted(self, have)
                     if drawn is not None:
                         space, mask = drawn, np.ones(drawn.features.n, dtype=bool)
                 elif have * SUBSET_RATIO < space.features.n:
@@ -662,7 +690,8 @@ class _Linter:
         """(choose, shown) of an entry, built once (the properties build new objects)."""
         hit = self._choose.get(id(entry))
         if hit is None or hit[0] is not entry:
-            hit = (entry, entry.choose, entry.shown)
+            meaning = entry.requires if entry.requires is not None else entry.shows
+            hit = (entry, _conjoin(entry.guard, meaning), _conjoin(entry.guard, entry.shows))
             self._choose[id(entry)] = hit
         return hit[1], hit[2]
 
@@ -685,8 +714,11 @@ class _Linter:
         """The parts of the table context the node's calls' own constraints read."""
         hit = self._choose_dims.get(id(node))
         if hit is None or hit[0] is not node:
+            # The dims of a conjunction are its parts': no need to build every choose.
+            dims = self.masks.dims_of
             hit = self._choose_dims[id(node)] = (node, frozenset().union(
-                *(self.masks.dims_of(self.constraints(e)[0]) for e in node.calls)))
+                *(dims(e.guard) | dims(e.shows if e.requires is None else e.requires)
+                  for e in node.calls)))
         return hit[1]
 
     def subtree_dims(self, node: Node) -> frozenset[str]:
@@ -819,6 +851,8 @@ class _Linter:
             made.add(entry.call)
             if not fresh.get(id(entry), False):
                 continue  # no hand makes the call here: nothing below it can happen
+            if not entry.node.calls and not entry.node.opp:
+                continue  # nothing written below it: the walk there would check nothing
             # How the walk reads the call (read_call), without looking it up.
             step = WalkStep(len(auction.calls), seat, entry.call, ctx, node, entry, SYSTEM,
                             base)
@@ -861,6 +895,23 @@ class _Linter:
             hole = (_share(space, hole_mask, reach),
                     _witness(space.features, hole_mask))
         return _Verdict(frozenset(map(id, entries)), unreachable, hole, method, sample), fresh_any
+
+
+def _conjoin(guard: Constraint, meaning: Constraint) -> Constraint:
+    """``conjoin([guard, meaning])`` (what ``CallEntry.choose`` and ``.shown`` build),
+    telling 'any' and 'none' by type and value instead of a dataclass comparison with
+    each item: the same constraint, at a fraction of the cost for 16,000 entries."""
+    flat: list[Constraint] = []
+    for c in (guard, meaning):
+        if isinstance(c, And):
+            flat.extend(c.items)
+        elif not (type(c) is Always and c.value == ANY.value):
+            flat.append(c)
+    if any(type(c) is Always and c.value == NOTHING.value for c in flat):
+        return NOTHING
+    if not flat:
+        return ANY
+    return flat[0] if len(flat) == 1 else And(tuple(flat))
 
 
 def _sample_method(space: _Space, n: int) -> str:
