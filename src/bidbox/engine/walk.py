@@ -23,7 +23,26 @@ from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 
 def table_context(auction: Auction, index: int) -> TableContext:
-    """The context of call number ``index`` (0-based) of ``auction``."""
+    """The context of call number ``index`` (0-based) of ``auction``.
+
+    The step, judgement and the walk each ask it of the same auction object at every
+    node, so the last few thousand are kept by the auction's identity."""
+    key = (id(auction), index)
+    kept = _CONTEXTS.get(key)
+    if kept is not None and kept[0] is auction:
+        return kept[1]
+    ctx = _table_context(auction, index)
+    _CONTEXTS[key] = (auction, ctx)  # the auction held with it: its id stays its own
+    if len(_CONTEXTS) > _CONTEXTS_KEPT:
+        _CONTEXTS.pop(next(iter(_CONTEXTS)))
+    return ctx
+
+
+_CONTEXTS: dict[tuple[int, int], tuple[Auction, TableContext]] = {}
+_CONTEXTS_KEPT = 4096
+
+
+def _table_context(auction: Auction, index: int) -> TableContext:
     seat = auction.seat_of(index)
     calls = auction.calls
     passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
