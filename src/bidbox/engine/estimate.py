@@ -26,7 +26,7 @@ from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
 from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_state
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.engine.profiles import profile_space
+from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.engine.walk import TableState
 from bidbox.lang.constraints import And, Constraint, Not, Or
 
@@ -108,6 +108,11 @@ def estimate_seat(facts: Facts) -> SeatEstimate:
     exact = is_exact(facts)
     space: Features = profile_space() if exact else _estimate_pool()
     mask = fitting(facts, space, lambda c, ctx: _fact_mask(c, ctx, exact))
+    return _estimate_of_mask(mask, exact, space.n)
+
+
+def _estimate_of_mask(mask: Array, exact: bool, size: int) -> SeatEstimate:
+    """The estimate over the points of ``mask`` of the exact space or the pool."""
     # Different calls often leave the same hands (a denial that removes nothing new): the
     # estimate is a function of the mask alone, so it is kept by the mask's digest.
     digest = (exact, hashlib.blake2b(np.packbits(mask).tobytes(), digest_size=16).digest())
@@ -115,7 +120,7 @@ def estimate_seat(facts: Facts) -> SeatEstimate:
     if kept is not None:
         _BY_MASK.move_to_end(digest)
         return kept
-    out = _moments_of(mask, exact, space.n)
+    out = _moments_of(mask, exact, size)
     _BY_MASK[digest] = out
     if len(_BY_MASK) > _BY_MASK_KEPT:
         _BY_MASK.popitem(last=False)
@@ -198,12 +203,49 @@ def _estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
             _CACHE.move_to_end(key)
             out[seat] = hit[1]
             continue
-        facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]
-        out[seat] = estimate_seat(facts)
+        exact, mask = _seat_mask(key, readings)
+        out[seat] = _estimate_of_mask(mask, exact, mask.size)
         _CACHE[key] = (readings, out[seat])
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)
     return out
+
+
+def _seat_mask(key: _Key, readings: list[CallReading]) -> tuple[bool, Array]:
+    """The points that fit a seat's ``readings`` (all with a meaning), and whether they
+    are the exact space's (:func:`inference.is_exact` of their facts) or the pool's.
+
+    A seat's readings at an auction are its readings one call earlier and one more, so
+    the mask is the earlier one's (kept, packed, by the same key as the estimates) and
+    the new fact's: the same booleans as all the facts' masks together, without taking
+    each earlier fact's mask again. Where the new fact needs the cards and the earlier
+    ones did not, the space changes and every fact is read again on the pool."""
+    kept = _SEAT_MASKS.get(key)
+    if kept is not None and all(_same(a, b) for a, b in zip(kept[0], readings, strict=True)):
+        _SEAT_MASKS.move_to_end(key)
+        exact, size = kept[1], kept[3]
+        return exact, np.unpackbits(kept[2], count=size).astype(bool)
+    if not readings:
+        exact = True
+        mask = np.ones(profile_space().n, dtype=bool)
+    else:
+        last = readings[-1]
+        assert last.shows is not None
+        before_exact, before = _seat_mask(key[:-1], readings[:-1])
+        exact = before_exact and last.shows.measures() <= EXACT_MEASURES
+        if exact == before_exact:
+            mask = before & _fact_mask(last.shows, last.step.context, exact)
+        else:
+            facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]
+            mask = fitting(facts, _estimate_pool(), lambda c, ctx: _fact_mask(c, ctx, False))
+    _SEAT_MASKS[key] = (list(readings), exact, np.packbits(mask), mask.size)
+    if len(_SEAT_MASKS) > _SEAT_MASKS_KEPT:
+        _SEAT_MASKS.popitem(last=False)
+    return exact, mask
+
+
+_SEAT_MASKS: OrderedDict[_Key, tuple[list[CallReading], bool, Array, int]] = OrderedDict()
+_SEAT_MASKS_KEPT = 4096  # packed: about 7 KB a mask, some 30 MB at most
 
 
 @dataclass(frozen=True)
