@@ -25,7 +25,7 @@ compiler itself checks every module, used or not.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -60,10 +60,10 @@ from bidbox.lang.constraints import (
     And,
     Constraint,
     Context,
+    Not,
     Or,
     conjoin,
     disjoin,
-    terms,
 )
 from bidbox.lang.system import CallEntry, Node, System
 
@@ -123,22 +123,17 @@ _DIMENSIONS = {"seat": ("seat",), "passed": ("passed",), "unpassed": ("passed",)
                "unfav": ("vul", "they_vul")}
 
 
-def _context_kinds(c: Constraint, out: set[str]) -> None:
-    out.update(t.kind for t in terms(c) if isinstance(t, Context))
-
-
-def _dimensions(system: System) -> frozenset[str]:
-    """The parts of the table context any guard or meaning of the system reads."""
-    kinds: set[str] = set()
-    seen: set[int] = set()
+def _dimensions(system: System, dims_of: Callable[[Constraint | None], frozenset[str]]
+                ) -> frozenset[str]:
+    """The parts of the table context any guard or meaning of the system reads
+    (``dims_of``: those one constraint reads, ``_Masks.dims_of``)."""
+    out: set[str] = set()
     for node in system.nodes():
         for e in node.calls:
             for c in (e.guard, e.shows, e.requires):
-                if c is not None and not isinstance(c, Always) and id(c) not in seen:
-                    seen.add(id(c))
-                    if "context" in c.measures():
-                        _context_kinds(c, kinds)
-    return frozenset(d for k in kinds for d in _DIMENSIONS.get(k, ()))
+                if c is not None and not isinstance(c, Always):
+                    out |= dims_of(c)
+    return frozenset(out)
 
 
 class Situation(NamedTuple):
@@ -189,6 +184,7 @@ class _Space:
     targeted: bool = False
     drawn: int = 0  # hands dealt to make a targeted sample
     weights: Array | None = None  # how many real hands each stands for (None: equal)
+    points: Array | None = None  # the exact point of each hand (None: the profile space)
 
 
 class _Masks:
@@ -203,6 +199,7 @@ class _Masks:
 
     def __init__(self, dims: frozenset[str]) -> None:
         self.dims = dims
+        self.profile = _Space(profile_space(), 0, True)
         # Masks keyed by the id of a constraint's canonical copy: equal constraints built
         # apart (a module's meaning at many nodes) share one, and a key never hashes or
         # compares a constraint tree (a deep walk each time).
@@ -236,11 +233,15 @@ class _Masks:
             return frozenset()
         hit = self._dims.get(id(c))
         if hit is None or hit[0] is not c:
-            kinds: set[str] = set()
-            if "context" in c.measures():
-                _context_kinds(c, kinds)
-            hit = (c, frozenset(d for k in kinds for d in _DIMENSIONS.get(k, ())))
-            self._dims[id(c)] = hit
+            # An and/or/not reads what its parts read: each part's answer is kept, so the
+            # conjunctions built per call (choose, shown) cost a union, not a walk.
+            if isinstance(c, And | Or | Not):
+                dims = frozenset().union(*map(self.dims_of, c.children()))
+            elif isinstance(c, Context):
+                dims = frozenset(_DIMENSIONS.get(c.kind, ()))
+            else:
+                dims = frozenset()
+            hit = self._dims[id(c)] = (c, dims)
         return hit[1]
 
     def exact(self, c: Constraint) -> bool:
@@ -271,6 +272,14 @@ class _Masks:
                 [a for a in alts if a is not None])
         return None
 
+    def evaluate(self, features: Features, points: Array, c: Constraint, ctx: TableContext
+                 ) -> Array:
+        """``c`` on hands at the exact ``points`` whose masks are not kept (a sample being
+        dealt): exact meanings read from the profile mask, the rest evaluated."""
+        if self.exact(c):
+            return self.get(self.profile, c, ctx)[points]
+        return self.predicate(c)(features, ctx)
+
     def canon(self, c: Constraint) -> Constraint:
         """The one kept copy of the constraints equal to ``c`` (each object is looked up
         by value once, then by its id)."""
@@ -288,6 +297,10 @@ class _Masks:
         return hit
 
     def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
+        if space.points is not None and self.exact(c):
+            # A meaning on lengths, HCP and controls holds for a hand exactly when it holds
+            # at the hand's exact point: one look-up in the profile mask, kept for the run.
+            return self.get(self.profile, c, ctx)[space.points]
         c = self.canon(c)
         key = (space.token, id(c), self.project(ctx, self.dims_of(c)))
         kept = self._memo.get(key)
@@ -324,10 +337,10 @@ class _Sampler:
 
     def __init__(self, masks: _Masks) -> None:
         self.masks = masks
-        self.profile = _Space(profile_space(), 0, True)
+        self.profile = masks.profile
         pool = sample_hands()
         base = pool.take(np.arange(min(POOL_HANDS, pool.n)))
-        self.pool = _Space(base, 1, False, drawn=base.n)
+        self.pool = _Space(base, 1, False, drawn=base.n, points=_exact_points(base))
         self._tokens = 2
         self._rng = np.random.default_rng(20261201)
         t = tables()
@@ -357,8 +370,10 @@ class _Sampler:
         features = space.features
         assert isinstance(features, (HandFeatures, SubFeatures))
         token, self._tokens = self._tokens, self._tokens + 1
-        return _Space(features.take(np.flatnonzero(mask)), token, False, space.targeted,
-                      space.drawn, None if space.weights is None else space.weights[mask])
+        index = np.flatnonzero(mask)
+        return _Space(features.take(index), token, False, space.targeted, space.drawn,
+                      None if space.weights is None else space.weights[mask],
+                      None if space.points is None else space.points[index])
 
     def narrow(self, guide: Array, fact: _Fact) -> Array:
         """The exact points of ``guide`` (left as it is) that may fit one more fact: its
@@ -520,14 +535,15 @@ class _Sampler:
             for fact in rest:
                 if not ok.any():
                     break
-                ok &= _fact_mask(fact, features, self.masks)
+                ok &= _fact_mask(fact, features, points, self.masks)
             found = int(ok.sum())
             if found >= SAMPLE_MIN or 2 * per.sum() > SAMPLE_MAX_DRAWS:
                 break
             scale *= min(8.0, SAMPLE_TARGET / max(found, 1))
         weights = space.count[points] / each
-        return _Space(features.take(np.flatnonzero(ok)), token, False, True, int(per.sum()),
-                      weights[ok]), found
+        index = np.flatnonzero(ok)
+        return _Space(features.take(index), token, False, True, int(per.sum()), weights[ok],
+                      points[index]), found
 
 
 _SUIT_OPTIONS = (np.repeat(np.arange(11), 4), np.tile(np.arange(4), 11))
@@ -542,13 +558,30 @@ def _ranks(counts: Array) -> Array:
     return np.arange(int(counts.sum()), dtype=np.int64) - starts
 
 
-def _fact_mask(fact: _Fact, features: Features, masks: _Masks) -> Array:
+def _fact_mask(fact: _Fact, features: Features, points: Array, masks: _Masks) -> Array:
     out = np.ones(features.n, dtype=bool)
     if fact.shown is not None:
-        out &= masks.predicate(fact.shown)(features, fact.ctx)
+        out &= masks.evaluate(features, points, fact.shown, fact.ctx)
     for d in fact.denied:
-        out &= ~masks.predicate(d)(features, fact.ctx)
+        out &= ~masks.evaluate(features, points, d, fact.ctx)
     return out
+
+
+def _exact_points(features: Features) -> Array:
+    """The exact point (shape, HCP, controls) of each hand, as an index of the profile
+    space."""
+    space = profile_space()
+    lengths = space.lengths.astype(np.int64)
+    codes = (((lengths[:, 0] * 14 + lengths[:, 1]) * 14 + lengths[:, 2]) * 41
+             + space.hcp) * 13 + space.controls
+    order = np.argsort(codes)
+    mine = features.value("lengths").astype(np.int64)
+    wanted = (((mine[:, 0] * 14 + mine[:, 1]) * 14 + mine[:, 2]) * 41
+              + np.rint(features.value("hcp")).astype(np.int64)) * 13 \
+        + np.rint(features.value("controls")).astype(np.int64)
+    found = order[np.searchsorted(codes[order], wanted)]
+    assert np.array_equal(codes[found], wanted), "a hand outside the profile space"
+    return found
 
 
 class _Reach:
@@ -667,8 +700,8 @@ class _Linter:
     def __init__(self, system: System) -> None:
         self.system = system
         self.systems = {Side.NS: system, Side.EW: system}
-        self.dims = _dimensions(system)
-        self.masks = _Masks(self.dims)
+        self.masks = _Masks(frozenset())
+        self.dims = self.masks.dims = _dimensions(system, self.masks.dims_of)
         self.sampler = _Sampler(self.masks)
         self.records: dict[int, _Record] = {}
         self._choose: dict[int, tuple[CallEntry, Constraint, Constraint]] = {}
