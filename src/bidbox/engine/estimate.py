@@ -160,9 +160,10 @@ def _reading_key(reading: CallReading) -> tuple[int, tuple[int, ...], TableConte
 
 
 def _same(a: CallReading, b: CallReading) -> bool:
-    return (a.entry is b.entry and a.step.context == b.step.context
-            and len(a.denied) == len(b.denied)
-            and all(x is y for x, y in zip(a.denied, b.denied, strict=True)))
+    # Readings are kept (inference.read_state), so the same object is the common case.
+    return a is b or (a.entry is b.entry and a.step.context == b.step.context
+                      and len(a.denied) == len(b.denied)
+                      and all(x is y for x, y in zip(a.denied, b.denied, strict=True)))
 
 
 def estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
