@@ -355,6 +355,7 @@ class _Sampler:
         sizes = np.bincount(key, minlength=14 * 11 * 4)
         self._start = np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
         self._tail_grids: list[Array] = []
+        self._lcodes: list[Array] = []
         # Hands dealt at each exact point, kept: a targeted sample takes the first ones of
         # every point it needs and deals only what a point lacks. Relay answers narrow the
         # shape step by step, so a child's points are mostly its parent's, and dealing
@@ -405,6 +406,19 @@ class _Sampler:
             self._tail_grids = grids
         return self._tail_grids
 
+    def _length_codes(self) -> list[Array]:
+        """codes[s][point]: the lengths of suits s..3 at each exact point in base 14 (the
+        last code all zeros): a hand's remaining suits as the tail tables index them."""
+        if not self._lcodes:
+            lengths = profile_space().lengths.astype(np.int64)
+            code = np.zeros(lengths.shape[0], dtype=np.int64)
+            codes = [code]
+            for i in range(3, -1, -1):
+                code = lengths[:, i] * 14 ** (3 - i) + code
+                codes.append(code)
+            self._lcodes = codes[::-1]
+        return self._lcodes
+
     def deal(self, points: Array) -> Array:
         """One hand drawn uniformly among the hands of each exact point (its shape, HCP
         and controls): each suit's HCP and controls in turn, weighted by the ways the
@@ -416,39 +430,45 @@ class _Sampler:
         n = points.shape[0]
         hands = np.empty((n, 4), dtype=np.int16)
         h_opts, c_opts = _SUIT_OPTIONS
+        options = h_opts.shape[0]
         tails = self._tails()
+        lcodes = self._length_codes()
+        counts = self._counts.reshape(14, options)
         for suit in range(4):
             if suit < 3:
                 # The weights depend only on what is left to make up (the remaining
                 # suits' lengths, HCP and controls), which many hands share: work them out
                 # once per such state, then draw each hand's choice from its state's row.
-                flat = np.zeros(n, dtype=np.int64)
-                for i in range(suit, 4):
-                    flat = flat * 14 + lengths[:, i]
-                state, inv = np.unique((flat * 41 + hcp_left) * 13 + ctrl_left,
-                                       return_inverse=True)
-                inv = inv.reshape(-1)
-                first = np.zeros(state.shape[0], dtype=np.int64)
-                first[inv] = np.arange(n)
-                hh = hcp_left[first, None] - h_opts[None, :]
-                cc = ctrl_left[first, None] - c_opts[None, :]
+                # (np.unique's steps written out: the call's overhead was most of a small
+                # deal; inv is each hand's rank among the states, as np.unique gives it.)
+                codes = (lcodes[suit][points] * 41 + hcp_left) * 13 + ctrl_left
+                perm = codes.argsort()
+                aux = codes[perm]
+                new_state = np.empty(n, dtype=bool)
+                new_state[:1] = True
+                np.not_equal(aux[1:], aux[:-1], out=new_state[1:])
+                inv = np.empty(n, dtype=np.int64)
+                inv[perm] = np.cumsum(new_state) - 1
+                first = perm[new_state]  # a hand of each state, in the states' order
+                hh = hcp_left[first, None] - h_opts
+                cc = ctrl_left[first, None] - c_opts
                 ok = (hh >= 0) & (cc >= 0)
-                rest = flat[first] % 14 ** (3 - suit)
-                index = (rest[:, None] * 41 + np.clip(hh, 0, 40)) * 13 + np.clip(cc, 0, 12)
-                ways = np.take(tails[2 - suit], index)
-                weight = (self._counts[lengths[first, suit]].reshape(first.shape[0], -1)
-                          * ways * ok)
+                # hh <= 37 and cc <= 12 always: only the lower clip can bite
+                index = ((lcodes[suit + 1][points[first], None] * 41 + np.maximum(hh, 0)) * 13
+                         + np.maximum(cc, 0))
+                ways = tails[2 - suit].take(index)
+                weight = counts[lengths[first, suit]] * ways * ok
                 cum = np.cumsum(weight, axis=1)
                 cum /= cum[:, -1:]
-                rows = (cum + np.arange(cum.shape[0])[:, None]).reshape(-1)
+                cum += np.arange(cum.shape[0])[:, None]
                 u = inv + self._rng.random(n)
-                choice = np.searchsorted(rows, u) - inv * h_opts.shape[0]
-                choice = np.clip(choice, 0, h_opts.shape[0] - 1)
+                choice = cum.reshape(-1).searchsorted(u) - inv * options
+                np.clip(choice, 0, options - 1, out=choice)
                 h, c = h_opts[choice], c_opts[choice]
             else:
                 h, c = hcp_left, ctrl_left
             key = (lengths[:, suit] * 11 + h) * 4 + c
-            size = self._counts[lengths[:, suit], h, c].astype(np.int64)
+            size = self._counts.reshape(-1)[key].astype(np.int64)
             pick = (self._rng.random(n) * size).astype(np.int64)
             hands[:, suit] = self._flat[self._start[key] + pick]
             hcp_left, ctrl_left = hcp_left - h, ctrl_left - c
@@ -855,7 +875,7 @@ class _Linter:
         seen = self._seen.get(key)
         if seen is not None:  # the same subtree: its verdicts hold in this situation too
             for rec, verdict in seen:
-                self.file(rec, Situation(opened, ctx.vul, ctx.they_vul), verdict)
+                self.file(rec, situation, verdict)
             return
         mark = len(self.log)
         judged = (tuple(map(id, entries)), mine.key,
