@@ -4,8 +4,8 @@ Judgement (``engine.judgement``) weighs contracts at every auction node it reach
 the batch bidder for every group of deals and in the one-hand bidder for one hand: the
 same few array computations thousands of times. Here they are written so that their
 cost is a handful of numpy calls however many options are weighed, with the values of
-the per-option forms they replace (the trick distribution bit for bit, the expected
-scores and slam odds to the last few bits of a double).
+the per-option forms they replace: the trick distribution and the slam odds bit for bit,
+the expected scores to the last few bits of a double, with their exact ties kept.
 """
 
 from __future__ import annotations
@@ -96,24 +96,31 @@ def expected_scores(options: Sequence[Call], probs: Array, last: Call | None,
                     doubled: int, ours_now: bool, vul: bool, they_vul: bool,
                     contested: bool) -> Array:
     """(n, len(options)) expected score for our side of each option, given ``probs``
-    (n, 5, 14), our tricks by strain column: one product with the node's score matrix
-    (:func:`score_matrix`)."""
-    matrix = score_matrix(tuple(options), last, doubled, ours_now, vul, they_vul, contested)
-    n = probs.shape[0]
-    out: Array = np.ascontiguousarray(probs).reshape(n, 70) @ matrix
+    (n, 5, 14), our tricks by strain column: each option's trick distribution times its
+    scores (:func:`score_rows`), summed over the tricks in one reduction.
+
+    Every option is summed by the same reduction over its own 14 products, so two options
+    with the same distribution and the same scores (4H and 4S on a symmetric hand) score
+    exactly the same and the first one stays first, as in the per-option form. A single
+    matrix product over all strains would not keep such ties: its sums run over zeros
+    in different places for different strains."""
+    columns, rows = score_rows(tuple(options), last, doubled, ours_now, vul, they_vul,
+                               contested)
+    out: Array = (probs[:, columns, :] * rows).sum(axis=2)
     return out
 
 
 @lru_cache(maxsize=8192)
-def score_matrix(options: tuple[Call, ...], last: Call | None, doubled: int,
-                 ours_now: bool, vul: bool, they_vul: bool, contested: bool) -> Array:
-    """(5 * 14, len(options)): each option's score by strain column and tricks (zero
-    outside its strain). A bid scores its own contract (in a contested auction doubled
+def score_rows(options: tuple[Call, ...], last: Call | None, doubled: int, ours_now: bool,
+               vul: bool, they_vul: bool, contested: bool) -> tuple[Array, Array]:
+    """Per option, the strain column its score depends on and its score by tricks
+    (len(options), 14). A bid scores its own contract (in a contested auction doubled
     when two or more down); a pass (any other call) the contract standing, ours or
     theirs (they take 13 minus our tricks), or 0 when the hand is passed out. The same
-    nodes are weighed at every batch, so each matrix is built once."""
+    nodes are weighed at every batch, so each is built once."""
     table = score_table().astype(np.float64)
-    out = np.zeros((5, 14, len(options)))
+    columns = np.zeros(len(options), dtype=np.intp)
+    rows = np.zeros((len(options), 14))
     k = np.arange(14)
     for j, call in enumerate(options):
         if call.is_bid:
@@ -122,20 +129,19 @@ def score_matrix(options: tuple[Call, ...], last: Call | None, doubled: int,
             if contested:
                 doubled_scores = table[call.level - 1, int(call.strain), 1, int(vul)]
                 scores = np.where(k <= call.level + 4, doubled_scores, scores)
-            out[COLUMN[call.strain], :, j] = scores
+            columns[j], rows[j] = COLUMN[call.strain], scores
             continue
         if last is None:
             continue  # a pass-out scores 0
         assert last.strain is not None
+        columns[j] = COLUMN[last.strain]
         if ours_now:
-            out[COLUMN[last.strain], :, j] = table[last.level - 1, int(last.strain), doubled,
-                                                   int(vul)]
+            rows[j] = table[last.level - 1, int(last.strain), doubled, int(vul)]
         else:
-            theirs = table[last.level - 1, int(last.strain), doubled, int(they_vul)]
-            out[COLUMN[last.strain], :, j] = -theirs[::-1]
-    matrix: Array = out.reshape(70, len(options))
-    matrix.setflags(write=False)
-    return matrix
+            rows[j] = -table[last.level - 1, int(last.strain), doubled, int(they_vul)][::-1]
+    for a in (columns, rows):
+        a.setflags(write=False)
+    return columns, rows
 
 
 def slam_odds(options: Sequence[Call], probs: Array) -> Array:
@@ -155,5 +161,5 @@ def slam_odds(options: Sequence[Call], probs: Array) -> Array:
     return out
 
 
-__all__ = ["COLUMN", "expected_scores", "normal_cdf", "normal_cdf_grid", "score_matrix",
+__all__ = ["COLUMN", "expected_scores", "normal_cdf", "normal_cdf_grid", "score_rows",
            "slam_odds", "trick_distribution"]
