@@ -57,13 +57,16 @@ def test_expected_scores_are_the_per_option_sums() -> None:
 
 
 def test_equal_options_tie_exactly() -> None:
-    """4H and 4S on the same distribution score the same to the bit, so the first stays
-    first (a matrix product over all strains broke such a tie on a dealt board)."""
-    probs = _probs(64, 4)
-    probs[:, COLUMN[Strain.H]] = probs[:, COLUMN[Strain.S]]
-    ev = expected_scores([Call.parse("4H"), Call.parse("4S")], probs, None, 0, False,
-                         True, True, False)
-    assert np.array_equal(ev[:, 0], ev[:, 1])
+    """4H and 4S (5C and 5D) on the same distribution score the same to the bit, so the
+    first stays first; a matrix product over all strains broke such ties for one hand
+    (on most of these seeds, and on a dealt board)."""
+    options = [Call.parse(c) for c in ("4H", "4S", "5C", "5D")]
+    for n, seed in [(1, s) for s in range(20)] + [(64, 99)]:
+        probs = _probs(n, seed)
+        probs[:, COLUMN[Strain.H]] = probs[:, COLUMN[Strain.S]]
+        probs[:, COLUMN[Strain.C]] = probs[:, COLUMN[Strain.D]]
+        ev = expected_scores(options, probs, None, 0, False, True, True, False)
+        assert np.array_equal(ev[:, 0], ev[:, 1]) and np.array_equal(ev[:, 2], ev[:, 3])
 
 
 def test_slam_odds() -> None:
