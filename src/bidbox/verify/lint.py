@@ -297,15 +297,17 @@ class _Masks:
         return hit
 
     def get(self, space: _Space, c: Constraint, ctx: TableContext) -> Array:
-        if space.points is not None and self.exact(c):
-            # A meaning on lengths, HCP and controls holds for a hand exactly when it holds
-            # at the hand's exact point: one look-up in the profile mask, kept for the run.
-            return self.get(self.profile, c, ctx)[space.points]
         c = self.canon(c)
         key = (space.token, id(c), self.project(ctx, self.dims_of(c)))
         kept = self._memo.get(key)
         if kept is None:
-            mask: Array = self.predicate(c)(space.features, ctx)
+            mask: Array
+            if space.points is not None and self.exact(c):
+                # A meaning on lengths, HCP and controls holds for a hand exactly when it
+                # holds at the hand's exact point: one look-up in the profile mask.
+                mask = self.get(self.profile, c, ctx)[space.points]
+            else:
+                mask = self.predicate(c)(space.features, ctx)
             if self._bytes + mask.nbytes <= self.UNPACKED:
                 mask.flags.writeable = False  # handed out as it is: no caller may write it
                 kept = mask
