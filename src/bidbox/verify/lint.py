@@ -934,17 +934,21 @@ class _Linter:
         sample = None if exact else n_reach
         if n_reach == 0:
             return _Verdict(frozenset(), {}, None, method, sample), {}
-        taken = np.zeros(space.features.n, dtype=bool)
+        # Only the hands (points) that reach the node count: the calls are tried on those
+        # alone (a relay answer's few hundred points of the 59,388), the hole spread back.
+        where = np.flatnonzero(reach)
+        taken = np.zeros(where.shape[0], dtype=bool)
         unreachable: dict[int, bool] = {}
         fresh_any: dict[int, bool] = {}
         for entry, choose in zip(entries, chooses, strict=True):
-            fits = self.masks.get(space, choose, ctx) & reach
-            fresh = fits & ~taken
-            fresh_any[id(entry)] = bool(fresh.any())
-            if not fresh_any[id(entry)]:
+            fits = self.masks.get(space, choose, ctx)[where]
+            made = bool((fits > taken).any())  # a hand that fits and took no earlier call
+            fresh_any[id(entry)] = made
+            if not made:
                 unreachable[id(entry)] = not fits.any()
             taken |= fits
-        hole_mask = reach & ~taken
+        hole_mask = np.zeros(space.features.n, dtype=bool)
+        hole_mask[where[~taken]] = True
         hole = None
         if hole_mask.any():
             hole = (_share(space, hole_mask, reach),
