@@ -610,12 +610,12 @@ class _Reach:
     """What one seat's calls so far allow: a chain of facts, with the fitting points of
     the exact space and of the current sample worked out on demand."""
 
-    __slots__ = ("_exact_mask", "_guide", "_sample", "exact", "fact", "key", "parent")
+    __slots__ = ("_exact_points", "_guide", "_sample", "exact", "fact", "key", "parent")
 
     def __init__(self, parent: _Reach | None, fact: _Fact | None, exact: bool,
                  key: tuple[object, ...]) -> None:
         self.parent, self.fact, self.exact, self.key = parent, fact, exact, key
-        self._exact_mask: Array | None = None
+        self._exact_points: Array | None = None
         self._guide: Array | None = None  # packed
         self._sample: tuple[_Space, Array] | None = None
 
@@ -662,14 +662,24 @@ class _Reach:
         self._guide = np.packbits(guide)
         return guide
 
-    def exact_mask(self, sampler: _Sampler) -> Array:
-        if self._exact_mask is None:
-            if self.parent is None:
-                self._exact_mask = np.ones(sampler.profile.features.n, dtype=bool)
+    def exact_points(self, sampler: _Sampler) -> Array:
+        """The profile points that fit every fact, as indices (ascending): a chain narrows
+        them call by call, so each fact is read at its parent's few points, not at all
+        59,388 (what ``_apply`` does on a sample's mask)."""
+        if self._exact_points is None:
+            if self.parent is None or self.fact is None:
+                self._exact_points = np.arange(sampler.profile.features.n)
             else:
-                self._exact_mask = self._apply(sampler.masks, sampler.profile,
-                                               self.parent.exact_mask(sampler))
-        return self._exact_mask
+                masks, profile, fact = sampler.masks, sampler.profile, self.fact
+                points = self.parent.exact_points(sampler)
+                if fact.shown is not None:
+                    points = points[masks.get(profile, fact.shown, fact.ctx)[points]]
+                for d in fact.denied:
+                    if not points.shape[0]:
+                        break
+                    points = points[~masks.get(profile, d, fact.ctx)[points]]
+                self._exact_points = points
+        return self._exact_points
 
     def sample(self, sampler: _Sampler) -> tuple[_Space, Array]:
         if self._sample is None:
@@ -926,17 +936,17 @@ class _Linter:
         chooses = [self.constraints(e)[0] for e in entries]
         exact = mine.exact and all(self.masks.exact(c) for c in chooses)
         if exact:
-            space, reach = self.sampler.profile, mine.exact_mask(self.sampler)
+            space, where = self.sampler.profile, mine.exact_points(self.sampler)
         else:
             space, reach = mine.sample(self.sampler)
-        n_reach = int(reach.sum())
+            where = np.flatnonzero(reach)
+        n_reach = int(where.shape[0])
         method = "exact" if exact else _sample_method(space, n_reach)
         sample = None if exact else n_reach
         if n_reach == 0:
             return _Verdict(frozenset(), {}, None, method, sample), {}
         # Only the hands (points) that reach the node count: the calls are tried on those
         # alone (a relay answer's few hundred points of the 59,388), the hole spread back.
-        where = np.flatnonzero(reach)
         taken = np.zeros(where.shape[0], dtype=bool)
         unreachable: dict[int, bool] = {}
         fresh_any: dict[int, bool] = {}
@@ -951,6 +961,8 @@ class _Linter:
         hole_mask[where[~taken]] = True
         hole = None
         if hole_mask.any():
+            reach = np.zeros(space.features.n, dtype=bool)
+            reach[where] = True
             hole = (_share(space, hole_mask, reach),
                     _witness(space.features, hole_mask))
         return _Verdict(frozenset(map(id, entries)), unreachable, hole, method, sample), fresh_any
