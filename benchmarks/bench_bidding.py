@@ -133,7 +133,8 @@ def main() -> int:
     print(f"target 100,000 uncontested auctions/s on the batch path (fresh deals): "
           f"{'PASS' if target else 'BELOW TARGET'}")
     print(f"batch and one-hand openings agree on {args.ref_hands:,} hands: {agree}")
-    print(f"distinct auctions: {len(result.groups):,}; deals with a fallback call: "
+    distinct = len({auction for auction, _, _ in result.groups})  # a group is not one
+    print(f"distinct auctions: {distinct:,}; deals with a fallback call: "
           f"{result.fallback_rate():.1%}")
     if args.json:
         args.json.write_text(json.dumps({**rates, "agree": agree, "system": system.name},
