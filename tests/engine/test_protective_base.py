@@ -42,3 +42,12 @@ def test_the_direct_seat_is_not_the_base_s() -> None:
     # Over the opening itself "diamonds" is not their suit: no takeout double of it.
     call, source = _call("AK763.AQJ4.43.95", "2D")
     assert source != "base" and call != Call.parse("X")
+
+
+def test_a_passed_transfer_opening_is_protected_too() -> None:
+    # TOSR's own 1H shows spades; passed out, they play 1H, and 15 balanced with hearts
+    # stopped protects with 1NT rather than defend with 24 HCP between us.
+    tosr = as_systems(load_system("tosr"))
+    result = choose_call(Hand.parse("K43.Q82.KT5.AKT3"),
+                         Auction.parse("1H P P", Seat.S, Vulnerability.BOTH), tosr)
+    assert (result.call, result.source) == (Call.parse("1NT"), "base")
