@@ -324,3 +324,32 @@ def test_partners_judged_raise_in_competition_is_no_placement() -> None:
     system = as_systems(compile_text("system cr\n1H hcp 12-19, 5+H [opening]\n", "cr.bbx"))
     result = choose_call(Hand.parse("A2.AKQ54.KQ3.J32"), Auction.parse("1H 1S 2H P"), system)
     assert result.call.is_bid and result.source == "placement", result
+
+
+def test_a_minimum_declines_a_quantitative_4nt_in_every_strain() -> None:
+    # 1NT (12-14) 2C 2H 4NT: quantitative, the notes' 6NT is for a maximum. With twelve
+    # and four spades (the Stayman bidder may hold them) opener stops: no 6S instead.
+    auction = Auction.parse("P 1NT P 2C P 2H P 4NT P", dealer=Seat.E)
+    minimum = choose_call(Hand.parse("AK86.QJ42.52.Q98"), auction, sbu())
+    assert minimum.call == PASS, minimum
+    maximum = choose_call(Hand.parse("AK86.QJ42.A2.Q98"), auction, sbu())
+    assert maximum.call.is_bid and maximum.call.level == 6, maximum
+
+
+def test_slam_odds_see_the_shape() -> None:
+    # The trick model counts points and combined lengths; at slam level a side singleton
+    # opposite a fit is worth about a trick more than two flat hands with the same points.
+    from bidbox.engine import judgement as J
+    from bidbox.engine.features import HandFeatures
+    _, state = replay(Auction.parse("1S P 3S P"), slam_try())
+
+    def shift(hand: str) -> float:
+        hf = HandFeatures(np.array([Hand.parse(hand).suits], dtype=np.int16))
+        return float(J._shape_shift(J._prospects(state, hf))[0, 0])
+
+    flat, singleton = shift("AKQJ2.KQ2.A32.32"), shift("AKQJ2.KQ32.A32.2")
+    assert singleton - flat > 0.3, (flat, singleton)
+    # 18 points, 4-3-3-3, opposite Acol's four-card limit raise (10-12): an eight-card fit
+    # and no ruff in either hand, game (the points-only estimate bid 6H).
+    game = choose_call(Hand.parse("KT7.AJ87.AT8.AQ2"), Auction.parse("1H P 3H P"), sbu())
+    assert game.call == Call.parse("4H"), game

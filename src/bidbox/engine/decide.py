@@ -86,6 +86,16 @@ def _fewest_hcp(shows: Constraint, ctx: TableContext) -> int:
     return estimate_seat([(shows, ctx)]).min_hcp
 
 
+def _slam_floor(entries: list[CallEntry], ctx: TableContext) -> int | None:
+    """The fewest HCP among the natural slams defined here (6NT for a maximum after a
+    quantitative 4NT), None when there are none. A hand with fewer has been told by the
+    notes to stop below slam, in every strain: a minimum that declines the invitation to
+    6NT does not bid 6S instead."""
+    floors = [_fewest_hcp(e.shows, ctx) for e in entries
+              if e.call.is_bid and e.call.level >= 6 and not e.is_artificial]
+    return min(floors) if floors else None
+
+
 def _natural_game(entry: CallEntry) -> bool:
     """A natural no-trump game that does not force. Only no-trump: a suit game's meaning
     is mostly its fit (4H with support), which a hand without it has not got at all."""
@@ -196,7 +206,8 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         rest = np.flatnonzero(remaining)
         floors = _game_floors(judged_entries, ctx)
         for judged in judge(state, hands.take(rest), systems, set(defined),
-                            default_pass is not None, floors):
+                            default_pass is not None, floors,
+                            _slam_floor(judged_entries, ctx)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.

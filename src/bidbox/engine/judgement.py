@@ -176,7 +176,8 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
 
 def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
           defined: set[Call], default_pass: bool = False,
-          floors: Mapping[Call, int] | None = None) -> list[Judgement]:
+          floors: Mapping[Call, int] | None = None,
+          slam_floor: int | None = None) -> list[Judgement]:
     """The call for each hand of ``hands`` that neither the notes nor the base give one.
     ``defined``: the calls the notes and base define here with a meaning the hand did not
     fit (not used for a placement); ``default_pass``: the notes end here with a pass of
@@ -205,6 +206,13 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     reserved = [b for b in _reserved_bids(auction, defined) if b not in options]
     weighed = options + reserved
     ev = expected_scores(auction, weighed, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
+    mixed = ace_mixed(p, hands)
+    # A slam is valued on the distribution that sees the aces and the shape, which the
+    # points-only one cannot: a singleton opposite a fit is a trick, two flat hands lose one.
+    slams = [j for j, c in enumerate(weighed) if c.is_bid and c.level >= 6]
+    if slams:
+        ev[:, slams] = expected_scores(auction, [weighed[j] for j in slams], mixed, p.ctx.vul,
+                                       p.ctx.they_vul, p.contested)
     invitations = [j for j, c in enumerate(options)
                    if is_invitation(auction.calls, c)]
     for j in invitations:
@@ -216,7 +224,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
     # worse than they look.
-    allowed &= _slam_odds(options, ace_mixed(p, hands)) >= SLAM_ODDS
+    allowed &= _blind_slam_ok(options, mixed)
     allowed &= _slam_fit(state, hands, p, options)
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
@@ -237,18 +245,27 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         for call, floor in floors.items():
             weaker = (p.own_hcp < floor) | misfit
             allowed[weaker] &= ranks[None, :len(options)] < call.rank
+    if slam_floor is not None:
+        # The notes give their slam to stronger hands (accept a quantitative 4NT with a
+        # maximum): a weaker hand stops below slam in every strain (6S on a minimum
+        # opposite 1NT-2C-2H-4NT went down; real boards).
+        levels = np.array([c.level if c.is_bid else 0 for c in options])
+        allowed[p.own_hcp < slam_floor] &= levels[None, :] < 6
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
     out = _judgements(options, best, duty, p, _contract_ours(auction),
                       {options[j] for j in invitations})
-    return _with_ace_ask(state, hands, p, defined, out)
+    may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
+    return _with_ace_ask(state, hands, p, defined, out, may_ask)
 
 
 def _with_ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
-                  judged: list[Judgement]) -> list[Judgement]:
+                  judged: list[Judgement], may_ask: Array | None = None) -> list[Judgement]:
     """``judged`` with Blackwood for the hands that ask (:func:`ace_ask`) in place of the
-    call they would make without knowing partner's aces."""
+    call they would make without knowing partner's aces; ``may_ask``: only these."""
     asking = ace_ask(state, hands, p, defined)
+    if may_ask is not None:
+        asking &= may_ask
     if not asking.any():
         return judged
     out = [replace(j, mask=j.mask & ~asking) for j in judged if (j.mask & ~asking).any()]
@@ -398,14 +415,18 @@ def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
     return out
 
 
-SLAM_ODDS = 0.55
+SLAM_ODDS = 0.5
 """The chance of making (double dummy) that judgement asks of a slam bid without asking
 for aces, in a placement or past the notes' game, on the distribution that counts the
 aces the partnership may hold (:func:`ace_mixed`). On the points-only distribution it
 was 0.6: at 0.5 the real boards bought as many slams that failed as made (+11, +11, +13
 against -11, -13, -13 IMPs), since that distribution cannot see two aces missing. The
-ace-aware one can, so the margin above even money (partner's unknown side cards) is
-halved."""
+ace-aware one can, and at 0.55 it bid them. Once it also saw the shape (a side
+singleton opposite a fit, two flat hands: :func:`_shape_shift`, a held-out Brier score of
+P(12) 0.155 -> 0.134) the margin went: even money is the IMP break-even of a small slam
+against game at either vulnerability, and on 1,030 dealt slam-zone deals 0.5 gained
++0.089 [+0.020, +0.159] IMPs a deal for sbu-level1 (23 changed; -0.012 [-0.058, +0.035]
+for tosr, 8 changed; benchmarks/bench_slams.py's deals), the real boards unchanged."""
 
 
 _EXPLORED = frozenset({"ask", "blackwood", "gerber", "relay", "control", "cue"})
@@ -443,7 +464,9 @@ def beyond_game(state: TableState, hands: Features, game: Call,
              and b.level >= GAME_LEVEL[b.strain] and auction.is_legal(b)]
     options = [game, *slams]
     p = _prospects(state, hands)
-    ev = expected_scores(auction, options, p.probs, p.ctx.vul, p.ctx.they_vul, p.contested)
+    # Slam against game on the distribution that sees the aces and the shape.
+    mixed = ace_mixed(p, hands)
+    ev = expected_scores(auction, options, mixed, p.ctx.vul, p.ctx.they_vul, p.contested)
     # Teams score by IMPs, which a slam's bonus does not dominate as it does total points:
     # a slam is bid only where it gains IMPs on average against the notes' game and
     # against every other game, each scored on its own trick distribution.
@@ -451,12 +474,12 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     gains = np.full((hands.n, len(slams)), np.inf)
     for other in (game, *games):
         for j, slam in enumerate(slams):
-            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, p.probs, vul))
+            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, mixed, vul))
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
-    makes = _slam_odds(slams, ace_mixed(p, hands))
+    makes = _blind_slam_ok(slams, mixed)
     fit = _slam_fit(state, hands, p, slams)
-    slam_ev = np.where((gains > 0) & (makes >= SLAM_ODDS) & fit, ev[:, 1:], -np.inf)
+    slam_ev = np.where((gains > 0) & makes & fit, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     return _with_ace_ask(state, hands, p, defined,
@@ -596,6 +619,7 @@ def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Ar
         spread[:, cols] = sd[idx][:, None]
         cap[cols] = rate
     tricks = p.tricks if rows is None else p.tricks[rows]
+    tricks = tricks + _shape_shift(p, rows)
     out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + _partner_variance(p.view)))
     # Two aces missing: the defence cashes them, twelve tricks only as often as the
     # solved deals made them (a void, a discard); the rest is eleven.
@@ -606,6 +630,62 @@ def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Ar
         scale = np.where(total > cap, cap / np.maximum(total, 1e-12), 1.0)
         out[short, :, 11] += total * (1.0 - scale)
         out[short, :, 12:] = high * scale[..., None]
+    return out
+
+
+@cache
+def _shape_tricks() -> dict[str, Array]:
+    """Per kind (suit: by short-suit count 0-7; nt: by the longest suit in either hand
+    4-8): the trick model's error left after the ace correction, on slam-zone deals
+    (tools/build_shape_tricks.py)."""
+    ref = resources.files("bidbox.engine") / "data" / "shape_tricks.json"
+    data = json.loads(ref.read_text(encoding="utf-8"))["by_shape"]
+    return {kind: np.array([g["mean"] for g in data[kind]["groups"]], dtype=np.float64)
+            for kind in ("suit", "nt")}
+
+
+SHAPE_LOW = {"suit": 0, "nt": 4}
+"""The feature value of each kind's first group in ``shape_tricks.json``."""
+
+
+def _length_odds(p: _Prospects, rows: Array | None) -> tuple[Array, Array]:
+    """Our lengths (m, 4) and the chance of each length of partner's (m, 4, 14): a normal
+    around partner's expected length by its spread, so a shape partner has shown (a
+    completed relay) is a certainty and an unknown one keeps its singletons' odds."""
+    view_len = p.view.lengths if rows is None else p.view.lengths[rows]
+    combined = p.combined_len if rows is None else p.combined_len[rows]
+    own = np.rint(combined - view_len)
+    sd = np.maximum(np.asarray(p.view.lengths_sd, dtype=np.float64), 0.05)
+    k = np.arange(14)
+    w = np.exp(-0.5 * ((k[None, None, :] - view_len[:, :, None]) / sd[None, :, None]) ** 2)
+    w /= np.maximum(w.sum(axis=2, keepdims=True), 1e-12)
+    return own, w
+
+
+def _shape_shift(p: _Prospects, rows: Array | None = None) -> Array:
+    """(m, 5): what the partnership's shape adds to the trick model's slam estimate. Suits:
+    the short-suit count outside trumps (per side suit 3 minus the shorter holding:
+    doubleton 1, singleton 2, void 3); no-trump: the longest suit in either hand. Both
+    measured on solved deals after the ace correction (:func:`_shape_tricks`); partner's
+    unknown lengths are weighed by their chances (:func:`_length_odds`)."""
+    table = _shape_tricks()
+    own, w = _length_odds(p, rows)
+    k = np.arange(14)
+    short_units = np.maximum(0, 3 - np.minimum(own[:, :, None], k[None, None, :]))
+    per_suit = (w * short_units).sum(axis=2)  # (m, 4): expected units in each suit
+    side = per_suit.sum(axis=1, keepdims=True) - per_suit  # outside each trump suit
+    suit = table["suit"]
+    out = np.empty((len(own), 5))
+    out[:, :4] = np.interp(side, np.arange(len(suit)) + SHAPE_LOW["suit"], suit)
+    # Partner's longest suit: P(all four suits <= k), suits taken as independent.
+    below = np.cumsum(w, axis=2).prod(axis=1)  # (m, 14)
+    longest_odds = np.diff(below, prepend=0.0, axis=1)
+    own_long = own.max(axis=1)
+    nt = table["nt"]
+    low = SHAPE_LOW["nt"]
+    value = nt[np.clip(np.maximum(k[None, :], own_long[:, None]).astype(np.intp) - low,
+                       0, len(nt) - 1)]
+    out[:, 4] = (longest_odds * value).sum(axis=1)
     return out
 
 
@@ -881,6 +961,17 @@ def _short_in_partners_suits(partner: SeatEstimate, hands: Features) -> Array:
 def _slam_odds(options: list[Call], probs: Array) -> Array:
     """(n, len(options)): each slam's chance of making, 1 for every other call."""
     return kernels.slam_odds(options, probs)
+
+
+def _blind_slam_ok(options: list[Call], probs: Array) -> Array:
+    """(n, len(options)): whether each call passes the bar of a slam bid without asking:
+    :data:`SLAM_ODDS` for a small slam, :data:`GRAND_ODDS` for a grand (the bar a grand
+    meets after Blackwood; blind, the model's thin tail above 33 HCP made 7NT look 56%
+    on 21 HCP opposite a 12-14 1NT)."""
+    odds = _slam_odds(options, probs)
+    bar = np.array([GRAND_ODDS if c.is_bid and c.level == 7 else SLAM_ODDS for c in options])
+    out: Array = odds >= bar[None, :]
+    return out
 
 
 def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
