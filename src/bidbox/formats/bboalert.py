@@ -192,10 +192,12 @@ def option_name(tag: str) -> str:
 
 
 def write_bboalert(tree: PublishedTree, title: str | None = None) -> str:
-    """The BBOalert file of every alertable call of our side in ``tree``."""
+    """The BBOalert file of every alertable call of our side in ``tree``, but those after
+    an opponents' line only their notes can tell applies: BBOalert matches the calls
+    alone, so their 1D is read as natural, as a table without their notes reads it."""
     rows = []
     for order, published in enumerate(tree.calls()):
-        if not published.alert:
+        if not published.alert or published.reads_their_notes:
             continue
         rows.append(_Row([_token(t) for t in published.path], [t.ours for t in published.path],
                          call_token(published.call), explanation(published),

@@ -45,6 +45,9 @@ class Token:
     pattern: str = ""  # the wildcard: "any" (any call but pass) or "bid" (any bid)
     implicit: bool = False  # an opponents' pass the tree leaves unwritten
     wildcard: str = ""  # "any" or "bid" when the call is one the notes' wildcard stands for
+    unseen: bool = False
+    """An opponents' line that asks what their call means (``(1D) [transfer(H)]``) in a way
+    their call, read as natural, does not meet: only their notes can tell it applies."""
 
     def __str__(self) -> str:
         inner = str(self.call) if self.call is not None else self.pattern
@@ -68,6 +71,13 @@ class PublishedCall:
     @property
     def call(self) -> Call:
         return self.entry.call
+
+    @property
+    def reads_their_notes(self) -> bool:
+        """Whether the path passes an opponents' line that only their notes can tell
+        applies (a defence to their transfer 1D, say): a tool that matches the calls
+        alone, as BBOalert does, cannot know it is in that auction."""
+        return any(t.unseen for t in self.path)
 
     @property
     def depth(self) -> int:
@@ -250,8 +260,9 @@ def _opp_token(opp: OppEntry) -> Token:
     """An opponents' line as a path token; the compiler writes a wildcard line as one
     line per call it stands for, each keeping the wildcard as its pattern."""
     if opp.call is None:
-        return Token(False, None, opp.pattern)
-    return Token(False, opp.call, wildcard=opp.pattern if opp.pattern in WILDCARDS else "")
+        return Token(False, None, opp.pattern, unseen=not opp.fits(None))
+    return Token(False, opp.call, wildcard=opp.pattern if opp.pattern in WILDCARDS else "",
+                 unseen=not opp.fits(None))
 
 
 def _context_at(opener: Context, path: tuple[Token, ...], index: int) -> TableContext:
