@@ -225,15 +225,20 @@ REVISION = "633ef9a"  # the last first-edition text of both files
 SYSTEMS = Path(__file__).resolve().parents[2] / "src" / "bidbox" / "systems"
 
 
-def _old_text(name: str) -> str:
+MIGRATED = {"tosr": "2435a3c"}
+"""The last migrated text of a file whose meaning was changed on purpose since (tosr's
+defence to transfer openings, 9264dac): the migration is checked on that text."""
+
+
+def _old_text(name: str, revision: str = REVISION) -> str:
     try:
         done = subprocess.run(["git", "-C", str(SYSTEMS), "show",
-                               f"{REVISION}:./{name}.bbx"], capture_output=True, text=True,
+                               f"{revision}:./{name}.bbx"], capture_output=True, text=True,
                               timeout=60, check=False)
     except (OSError, subprocess.TimeoutExpired):
         pytest.skip("git is not available")
     if done.returncode != 0:
-        pytest.skip(f"revision {REVISION} is not in this checkout")
+        pytest.skip(f"revision {revision} is not in this checkout")
     return done.stdout
 
 
@@ -249,6 +254,8 @@ def test_the_migrated_file_compiles_to_the_first_edition_tree(
 
     path = SYSTEMS / f"{name}.bbx"
     was = compile_text(_old_text(name), str(path), options, base_dir=SYSTEMS)
-    now = compile_text(path.read_text(encoding="utf-8"), str(path), options, base_dir=SYSTEMS)
+    text = (_old_text(name, MIGRATED[name]) if name in MIGRATED
+            else path.read_text(encoding="utf-8"))
+    now = compile_text(text, str(path), options, base_dir=SYSTEMS)
     changes = structural_diff(now, was)
     assert changes == [], [(c.auction, c.change) for c in changes[:5]]
