@@ -603,11 +603,13 @@ def _answer_aces(hands: Features) -> list[Judgement]:
     return out
 
 
-def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Array:
+def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None,
+                   shape: Array | None = None) -> Array:
     """The trick distribution once the partnership's aces (``total`` per hand) are known:
     the model's estimate moved by its error for that many aces, spread by that error and
     what partner's unknown cards add (tools/build_ace_tricks.py). ``rows``: only these
-    hands of the batch (``total`` is then theirs)."""
+    hands of the batch (``total`` is then theirs); ``shape``: their
+    :func:`_shape_shift`, when the caller has it already."""
     table = _ace_tricks()
     idx = np.clip(total, 0, 4).astype(np.intp)
     shift = np.empty((len(idx), 5))
@@ -619,7 +621,7 @@ def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None) -> Ar
         spread[:, cols] = sd[idx][:, None]
         cap[cols] = rate
     tricks = p.tricks if rows is None else p.tricks[rows]
-    tricks = tricks + _shape_shift(p, rows)
+    tricks = tricks + (_shape_shift(p, rows) if shape is None else shape)
     out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + _partner_variance(p.view)))
     # Two aces missing: the defence cashes them, twelve tricks only as often as the
     # solved deals made them (a void, a discard); the rest is eleven.
@@ -694,6 +696,10 @@ SLAM_ZONE = 10.0
 (the ace correction was measured from there up)."""
 
 
+_COMB = np.array([[math.comb(n, r) for r in range(5)] for n in range(5)], dtype=np.float64)
+"""math.comb(n, r) for n, r in 0-4, read by index instead of one call per hand."""
+
+
 def _ace_weights(p: _Prospects, hands: Features, rows: Array) -> Array:
     """(len(rows), 5): the chance that the partnership holds 0-4 aces: our own counted,
     partner's spread over the others as a binomial with partner's share of the
@@ -706,10 +712,22 @@ def _ace_weights(p: _Prospects, hands: Features, rows: Array) -> Array:
         k = total - own
         valid = (k >= 0) & (k <= left)
         kk = np.clip(k, 0, 4)
-        comb = np.array([math.comb(int(n), int(r)) for n, r in zip(left, kk, strict=True)],
-                        dtype=np.float64)
+        comb = _COMB[left, kk]
         out[:, total] = np.where(valid, comb * q ** kk * (1.0 - q) ** (left - kk), 0.0)
     return out
+
+
+def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, Array]:
+    """:func:`_ace_prospects` of ``rows`` for each number of aces (0-4) that ``weights``
+    gives a chance, in one call: the hands' shape is worked out once and every count's
+    rows go through the trick distribution together, not five times over."""
+    used = [total for total in range(5) if weights[:, total].any()]
+    m = len(rows)
+    if not used:
+        return {}
+    stacked = _ace_prospects(p, np.repeat(np.array(used), m), np.tile(rows, len(used)),
+                             np.tile(_shape_shift(p, rows), (len(used), 1)))
+    return {total: stacked[i * m:(i + 1) * m] for i, total in enumerate(used)}
 
 
 def ace_mixed(p: _Prospects, hands: Features) -> Array:
@@ -724,10 +742,8 @@ def ace_mixed(p: _Prospects, hands: Features) -> Array:
         return out
     weights = _ace_weights(p, hands, rows)
     mixed = np.zeros((len(rows), 5, 14))
-    for total in range(5):
-        if weights[:, total].any():
-            mixed += weights[:, total, None, None] * _ace_prospects(
-                p, np.full(len(rows), total), rows)
+    for total, probs in _prospects_by_aces(p, rows, weights).items():
+        mixed += weights[:, total, None, None] * probs
     out[rows] = mixed
     return out
 
@@ -809,11 +825,8 @@ def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call
         weights = _ace_weights(p, hands, rows)
         asked = np.zeros(len(rows))
         blind_slam = np.zeros(len(rows))
-        for total in range(5):
+        for total, probs in _prospects_by_aces(p, rows, weights).items():
             w = weights[:, total]
-            if not w.any():
-                continue
-            probs = _ace_prospects(p, np.full(len(rows), total), rows)
             slam = _slam_after(probs, total, five, six, vul)
             asked += w * np.where(slam, _imp_gain(six, game, probs, vul),
                                   _imp_gain(five, game, probs, vul))
