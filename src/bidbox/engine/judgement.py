@@ -44,7 +44,7 @@ from bidbox.engine.tricks import estimate_tricks, trick_model_info
 from bidbox.engine.walk import TableState, WalkStep, table_context
 from bidbox.lang.system import CallEntry, Forcing, System
 
-_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3, Strain.NT: 4}
+_COLUMN = kernels.COLUMN
 """Strain -> column of the trick model's output (S, H, D, C, NT), and for a suit, of the
 per-suit measures (``lengths``, ``stoppers``: S, H, D, C)."""
 
@@ -130,12 +130,6 @@ def _competing(state: TableState, partner: WalkStep) -> bool:
 def _spoke_before(auction: Auction, seat: Seat, index: int) -> bool:
     """Whether ``seat`` made a call (a pass included) before the call at ``index``."""
     return any(auction.seat_of(i) is seat for i in range(index))
-
-
-@cache
-def _normal_cdf_grid() -> tuple[Array, Array]:
-    z = np.linspace(-8.0, 8.0, 3201)
-    return z, np.array([0.5 * (1.0 + math.erf(x / math.sqrt(2.0))) for x in z])
 
 
 def trick_distribution(mean: Array, sd: Array) -> Array:
@@ -333,9 +327,7 @@ def _invitation_value(auction: Auction, call: Call, p: _Prospects,
 
 
 def _phi(z: Array) -> Array:
-    grid, cdf = _normal_cdf_grid()
-    out: Array = np.interp(z, grid, cdf)
-    return out
+    return kernels.normal_cdf(z)
 
 
 def _accept_threshold(seat: SeatEstimate) -> int:
