@@ -26,6 +26,7 @@ import datetime as dt
 import json
 import math
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -55,7 +56,25 @@ def _p_at_least(mean: FloatArray, sd: FloatArray | float, tricks: int) -> FloatA
     return out
 
 
-def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class SlamRows:
+    """The solved deals as the slam corrections read them: one row per deal and
+    partnership (N-S, then E-W), split into the trick model's training deals and its
+    held-out fifth."""
+
+    solved: Any  # build_trick_model's solved tables (masks, tables)
+    aces: npt.NDArray[np.int64]  # the partnership's aces
+    fit: npt.NDArray[np.int64]  # the longest combined suit's column
+    kinds: dict[str, tuple[FloatArray, FloatArray, npt.NDArray[np.bool_]]]
+    """Per kind (suit, nt): the tricks taken, the model's estimate, and whether the row is
+    one a slam is asked about in that kind (a fit of eight or more; 26+ HCP)."""
+    cut: int  # the first held-out deal
+    train: npt.NDArray[np.bool_]
+    held: npt.NDArray[np.bool_]
+
+
+def slam_rows(deals: int, seed: int, threads: int, cache: Path | None) -> SlamRows:
+    """The trick model's solved deals (its checkpoint, or solved again) as :class:`SlamRows`."""
     solved = solve(deals, seed, threads, cache)
     p = partnerships(solved)
     aces_hand = holding_tables()["aces"][solved.masks].sum(axis=2)  # (n, 4 seats)
@@ -71,7 +90,25 @@ def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, 
         "nt": (p.tricks[:, 4].astype(np.float64), estimate[:, 4], p.hcp >= 26),
     }
     cut = round(len(solved.tables) * (1 - HOLDOUT))
-    train, held = p.deal < cut, p.deal >= cut
+    return SlamRows(solved, aces, fit, kinds, cut, p.deal < cut, p.deal >= cut)
+
+
+def parse_options(description: str, default_out: Path,
+                  argv: list[str] | None) -> argparse.Namespace:
+    """The command line both slam-correction tools take."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--deals", type=int, default=6000)
+    parser.add_argument("--seed", type=int, default=10)
+    parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--out", type=Path, default=default_out)
+    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    return parser.parse_args(argv)
+
+
+def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, Any]:
+    data = slam_rows(deals, seed, threads, cache)
+    solved, aces, cut, train, held = data.solved, data.aces, data.cut, data.train, data.held
+    kinds = data.kinds
     out: dict[str, Any] = {}
     check: dict[str, Any] = {}
     missing_two: dict[str, Any] = {}
@@ -127,13 +164,7 @@ def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    args = parser.parse_args(argv)
+    args = parse_options((__doc__ or "").split("\n\n")[0], DEFAULT_OUT, argv)
     data = build(args.deals, args.seed, args.threads, args.cache)
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     for kind, c in data["holdout_check"].items():

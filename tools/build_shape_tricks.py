@@ -28,7 +28,6 @@ Usage (from the repository root; reuses the trick model's checkpoint of solved t
 
 from __future__ import annotations
 
-import argparse
 import datetime as dt
 import json
 import sys
@@ -39,10 +38,8 @@ import numpy as np
 import numpy.typing as npt
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_ace_tricks import MIN_ROWS, SLAM_ZONE, _p_at_least
-from build_trick_model import DEFAULT_CACHE, HOLDOUT, partnerships, solve
+from build_ace_tricks import MIN_ROWS, SLAM_ZONE, _p_at_least, parse_options, slam_rows
 
-from bidbox.engine.tricks import estimate_tricks
 from bidbox.evaluate.holdings import tables as holding_tables
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -65,27 +62,15 @@ def shortness(own: IntArray, other: IntArray, trump: IntArray) -> IntArray:
 
 
 def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, Any]:
-    solved = solve(deals, seed, threads, cache)
-    p = partnerships(solved)
-    hd = holding_tables()
-    hand_len = hd["length"][solved.masks].astype(np.int64)  # (n, 4 seats, 4 suits)
+    data = slam_rows(deals, seed, threads, cache)
+    solved, aces, cut, train, held = data.solved, data.aces, data.cut, data.train, data.held
+    hand_len = holding_tables()["length"][solved.masks].astype(np.int64)  # (n, 4, 4 suits)
     first = np.stack([hand_len[:, 0], hand_len[:, 1]], axis=1).reshape(-1, 4)  # N, E
     second = np.stack([hand_len[:, 2], hand_len[:, 3]], axis=1).reshape(-1, 4)  # S, W
-    aces_hand = hd["aces"][solved.masks].sum(axis=2)
-    aces = np.stack([aces_hand[:, 0] + aces_hand[:, 2], aces_hand[:, 1] + aces_hand[:, 3]],
-                    axis=1).reshape(-1)
     ace_data = json.loads(ACE_FILE.read_text(encoding="utf-8"))
-    estimate = estimate_tricks(p.hcp, p.lengths)
-    rows = np.arange(len(p.hcp))
-    fit = p.lengths.argmax(axis=1)
-    kinds = {
-        "suit": (p.tricks[rows, fit].astype(np.float64), estimate[rows, fit],
-                 p.lengths.max(axis=1) >= 8, shortness(first, second, fit)),
-        "nt": (p.tricks[:, 4].astype(np.float64), estimate[:, 4], p.hcp >= 26,
-               np.maximum(first.max(axis=1), second.max(axis=1))),
-    }
-    cut = round(len(solved.tables) * (1 - HOLDOUT))
-    train, held = p.deal < cut, p.deal >= cut
+    features = {"suit": shortness(first, second, data.fit),
+                "nt": np.maximum(first.max(axis=1), second.max(axis=1))}
+    kinds = {kind: (*data.kinds[kind], features[kind]) for kind in ("suit", "nt")}
     out: dict[str, Any] = {}
     check: dict[str, Any] = {}
     for kind, (tricks, est, eligible, feature) in kinds.items():
@@ -136,13 +121,7 @@ def build(deals: int, seed: int, threads: int, cache: Path | None) -> dict[str, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=6000)
-    parser.add_argument("--seed", type=int, default=10)
-    parser.add_argument("--threads", type=int, default=2)
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
-    parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
-    args = parser.parse_args(argv)
+    args = parse_options((__doc__ or "").split("\n\n")[0], DEFAULT_OUT, argv)
     data = build(args.deals, args.seed, args.threads, args.cache)
     args.out.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
     for kind, c in data["holdout_check"].items():
