@@ -27,8 +27,9 @@ Other figures, per system (definitions, because each is a choice):
 - final contract in an artificial call: the bid that became the contract was made by a
   system entry that is artificial (``CallEntry.is_artificial``: relay, transfer, ...);
   split by who left it in, the source of the call partner of its bidder made next: the
-  notes (a pass they define: "plays the 3NT answer", responder's pass of a transfer
-  opening), the base, or judgement (the placement; the issue's "never");
+  notes (a pass they write for it: "plays the 3NT answer", the 3NT weak relay's "fewer
+  than five controls"), the base, or judgement (the placement, the catch-all pass
+  included; the issue's "never");
 - game force dropped: auctions in which a side made a game-forcing call and did not end
   declaring a game, unless the final contract was doubled (a penalty double passed);
 - one-hand against batch: each deal is also bid by ``bid_batch`` and the two auctions are
@@ -382,10 +383,14 @@ def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
     after = auction.last_bid_index() + 2
     if after >= len(results):
         return ""
-    # A pass the notes list here (responder's "to play, or too weak" pass of a transfer
-    # opening) is the notes' even where judgement weighed it against the calls they leave
-    # open and kept it.
-    return "system" if results[after].entry is not None else call_source(results[after])
+    # A pass the notes write for this call (the weak relay's "fewer than five controls:
+    # plays 3NT", a non-forcing relay passed with the suit) is the notes' answer: the
+    # partner who had to answer did. The catch-all pass (``P any [priority -N]``: the
+    # notes end there) taken by judgement is judgement's, whatever its text says.
+    entry = results[after].entry
+    if entry is not None and not getattr(entry, "is_default_pass", False):
+        return "system"
+    return call_source(results[after])
 
 
 def game_force_dropped(auction: Auction, results: Sequence[BidResult]) -> bool:

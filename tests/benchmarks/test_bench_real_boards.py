@@ -169,6 +169,11 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
                              source="placement")
     assert b.artificial_left_by(relay_end, [*calls[:3], fake("P"), judged, fake("P")]) \
         == "placement"
+    # The notes' catch-all pass taken by judgement is judgement's, not the notes' answer.
+    catch_all = SimpleNamespace(call=PASS, entry=SimpleNamespace(is_default_pass=True),
+                                forcing=None, fallback=True, source="placement")
+    assert b.artificial_left_by(relay_end, [*calls[:3], fake("P"), catch_all, fake("P")]) \
+        == "placement"
     assert b.artificial_left_by(auction, calls) == ""
     assert [b.call_source(c) for c in calls[:2]] == ["system", "fallback"]
     assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
