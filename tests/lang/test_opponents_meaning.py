@@ -51,3 +51,32 @@ def test_two_lines_for_one_call_need_different_meanings(tmp_path: Path) -> None:
         compile_text(text, str(tmp_path / "twice.bbx"))
     assert "twice.bbx:4:1" in str(err.value) and "[strong] appears twice" in str(err.value)
 
+
+
+OVER_MULTI = """system ours
+(2D)                        [artificial]
+  P   any                   [priority -100]
+    (2H)                    [nf]
+      X   hcp 13+, 0-2H, 3+S "takeout of the suit they may play in"
+"""
+
+
+@pytest.mark.parametrize(("their_2h", "takes_out"), [
+    ("2H hcp 0-9, 3+H [poc]", True),          # pass or correct: they may play 2H
+    ("2H hcp 0-9, 3+H [relay, nf]", True),    # a relay partner passes with hearts
+    ("2H hcp 10+ [relay, artificial, f1]", False),  # forcing: nobody plays 2H
+    ("2H hcp 0-9, 3+H", False),               # no status written: not known to be passable
+])
+def test_a_forcing_word_asks_for_their_calls_status(their_2h: str, takes_out: bool) -> None:
+    theirs = compile_text("system theirs\n2D hcp 5-10, 6+H [artificial]\n"
+                          f"  {their_2h}\n", "theirs.bbx")
+    systems = {Side.NS: theirs, Side.EW: compile_text(OVER_MULTI, "ours.bbx")}
+    result = choose_call(Hand.parse("AQ32.2.KQ32.A432"), Auction.parse("2D P 2H"), systems)
+    assert (result.call == Call.parse("X") and result.source == "system") is takes_out
+
+
+def test_a_status_ask_tells_two_lines_apart() -> None:
+    text = ("system ours\n(2D) [artificial]\n  P any [priority -100]\n"
+            "    (2H) [nf]\n      X hcp 13+\n    (2H) [f1]\n      X hcp 16+\n")
+    system = compile_text(text, "ours.bbx")
+    assert system.root.opp  # compiled: [nf] and [f1] are different meanings

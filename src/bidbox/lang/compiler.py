@@ -661,7 +661,8 @@ class Compiler:
                 if wildcard is not None and any(o.call == call for o in node.opp):
                     continue  # an explicit line for this call wins over the wildcard
                 child = Node(after.calls, False, after.label)
-                opp = OppEntry(wildcard or str(call), call, where, child, tuple(line.tags))
+                asks = tuple(line.tags) + ((attrs.forcing.value,) if attrs.forcing else ())
+                opp = OppEntry(wildcard or str(call), call, where, child, asks)
                 node.opp.append(opp)
                 self.expand(raw.children, child, after, variables, depth, use)
                 if attrs.system_on:  # done when the node's own calls are all written

@@ -39,6 +39,14 @@ FORCING_WORDS = {
     "poc": Forcing.PASS_OR_CORRECT, "pass-or-correct": Forcing.PASS_OR_CORRECT,
 }
 
+FORCING_ASKS: dict[str, frozenset[Forcing]] = {
+    Forcing.NONFORCING.value: frozenset({Forcing.NONFORCING, Forcing.INVITATIONAL,
+                                         Forcing.SIGNOFF, Forcing.PASS_OR_CORRECT}),
+    **{f.value: frozenset({f}) for f in Forcing if f is not Forcing.NONFORCING}}
+"""What a forcing word on an opponents' line asks of their call's status. ``[nf]`` takes
+every call their partner may pass (non-forcing, invitational, sign-off, pass or correct):
+the calls they may be left to play in."""
+
 TAGS = frozenset({
     "artificial", "natural", "relay", "ask", "answer", "transfer", "puppet", "control",
     "cue", "preempt", "conventional", "stayman", "blackwood", "gerber", "takeout", "penalty",
@@ -121,12 +129,17 @@ class OppEntry:
     location: Location
     node: Node
     meaning: tuple[str, ...] = ()  # tags their call must carry: (1C) [strong], (1D) [natural]
+    # and a forcing status it must have ((3C) [nf]: a call their partner may pass)
 
     def fits(self, theirs: CallEntry | None) -> bool:
         """Whether the opponents' call, as their own notes read it (None: their notes do
         not define it, so it is taken as natural), carries every tag this line asks."""
         for tag in self.meaning:
-            if tag == "natural":
+            statuses = FORCING_ASKS.get(tag)
+            if statuses is not None:  # a status needs their notes: unknown is no match
+                if theirs is None or theirs.forcing not in statuses:
+                    return False
+            elif tag == "natural":
                 if theirs is not None and theirs.is_artificial:
                     return False
             elif tag == "artificial":
