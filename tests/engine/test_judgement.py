@@ -353,3 +353,30 @@ def test_slam_odds_see_the_shape() -> None:
     # and no ruff in either hand, game (the points-only estimate bid 6H).
     game = choose_call(Hand.parse("KT7.AJ87.AT8.AQ2"), Auction.parse("1H P 3H P"), sbu())
     assert game.call == Call.parse("4H"), game
+
+
+STRONG_NO_TRUMP = ('system nt\n2NT hcp 20-22, balanced [nf]\n'
+                   '  3NT hcp 4-12 [signoff] "to play"\n')
+"""A 2NT opening with a sign-off in 3NT below which nothing names a slam."""
+
+
+def test_a_judged_4nt_over_partners_no_trump_is_quantitative() -> None:
+    # No suit of ours bid: 4NT over partner's 2NT asks for the top of the range, both
+    # where the notes stop and past their 3NT sign-off (4-12, which reaches slam).
+    bare = as_systems(compile_text("system nt\n2NT hcp 20-22, balanced [nf]\n", "nt.bbx"))
+    signoff = as_systems(compile_text(STRONG_NO_TRUMP, "nt.bbx"))
+    for systems in (bare, signoff):
+        ask = choose_call(Hand.parse("KJ2.Q32.K432.K32"), Auction.parse("2NT P"), systems)
+        assert ask.call == Call.parse("4NT") and "quantitative" in ask.reason, ask
+        # 10 HCP: 6NT is no even chance even opposite a maximum; game.
+        assert choose_call(Hand.parse("K32.Q32.K432.Q32"), Auction.parse("2NT P"),
+                           systems).call == Call.parse("3NT")
+    top = choose_call(Hand.parse("AKJ.AQ4.AJ32.Q54"), Auction.parse("2NT P 4NT P"), bare)
+    bottom = choose_call(Hand.parse("AQ4.AJ4.A432.K54"), Auction.parse("2NT P 4NT P"), bare)
+    assert top.call == Call.parse("6NT") and "accepts" in top.reason  # 21 HCP
+    assert bottom.call == PASS and "declines" in bottom.reason  # 20 HCP
+    # After a natural suit of ours the same 4NT asks for aces (SLAM_TRY's 1S-3S).
+    from bidbox.engine.judgement import quantitative_now
+    assert quantitative_now(replay(Auction.parse("2NT P"), bare)[1])
+    assert not quantitative_now(replay(Auction.parse("1S P 3S P"), slam_try())[1])
+    assert not quantitative_now(replay(Auction.parse("2NT 3C"), bare)[1])  # they bid

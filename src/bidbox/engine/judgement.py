@@ -77,7 +77,8 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     contract_ours = _contract_ours(auction)
     if partner is not None and partner.call.kind is not CallKind.PASS:
         if (partner.entry is None and rho_quiet
-                and is_invitation(auction.calls[:partner.index], partner.call)):
+                and (is_invitation(auction.calls[:partner.index], partner.call)
+                     or _is_quantitative(state.steps, partner.index))):
             return "invited"
         if (partner.entry is None and rho_no_bid
                 and _spoke_before(auction, seat, partner.index)
@@ -207,10 +208,12 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if slams:
         ev[:, slams] = expected_scores(auction, [weighed[j] for j in slams], mixed, p.ctx.vul,
                                        p.ctx.they_vul, p.contested)
+    quantitative = quantitative_now(state)
     invitations = [j for j, c in enumerate(options)
-                   if is_invitation(auction.calls, c)]
+                   if is_invitation(auction.calls, c) or (quantitative and c == BLACKWOOD)]
     for j in invitations:
-        ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner])
+        ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner],
+                                     hands)
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
@@ -220,6 +223,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # worse than they look.
     allowed &= _blind_slam_ok(options, mixed)
     allowed &= _slam_fit(state, hands, p, options)
+    if quantitative and BLACKWOOD in options:
+        allowed[:, options.index(BLACKWOOD)] &= _quantitative_ok(auction, p, hands)
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -300,13 +305,32 @@ def is_invitation(before: Sequence[Call], call: Call) -> bool:
 
 
 def _invitation_value(auction: Auction, call: Call, p: _Prospects,
-                      partner: SeatEstimate) -> Array:
-    """Per hand, the expected score of the game try ``call``: partner accepts with at
-    least the middle of what partner has shown (:func:`_answer_invitation`), so the game
-    is played on partner's better half and the try on the worse half. Normal halves
-    stand in for partner's HCP above and below that point."""
+                      partner: SeatEstimate, hands: Features) -> Array:
+    """Per hand, the expected score of the game try ``call`` (or of a quantitative 4NT):
+    partner accepts with at least the middle of what partner has shown
+    (:func:`_answer_invitation`), so the target is played on partner's better half and
+    the try on the worse half. Normal halves stand in for partner's HCP above and below
+    that point; a slam target is valued, as every slam, on the distribution that sees the
+    aces and the shape."""
+    below, (upper, lower) = _halves(p, partner)
+    values = []
+    for half, contract in ((upper, _target(call)), (lower, call)):
+        probs = half.probs if contract.level < 6 else ace_mixed(half, hands)
+        values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
+                                      p.ctx.they_vul, False)[:, 0])
+    out: Array = (1.0 - below) * values[0] + below * values[1]
+    return out
+
+
+def _target(call: Call) -> Call:
+    """The contract a try invites: game, or 6NT over a quantitative 4NT."""
     assert call.strain is not None
-    game = Call.bid(GAME_LEVEL[call.strain], call.strain)
+    return SIX_NT if call == BLACKWOOD else Call.bid(GAME_LEVEL[call.strain], call.strain)
+
+
+def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospects, _Prospects]]:
+    """The chance that partner declines a try (holds less than the middle of what it has
+    shown), and the prospects on partner's upper and lower halves."""
     threshold = _accept_threshold(partner)
     mean = p.view.hcp
     sd = max(p.view.hcp_sd, 0.5)
@@ -315,15 +339,24 @@ def _invitation_value(auction: Auction, call: Call, p: _Prospects,
     density = np.exp(-0.5 * z ** 2) / math.sqrt(2.0 * math.pi)
     upper = mean + sd * density / np.maximum(1.0 - below, 1e-9)
     lower = mean - sd * density / np.maximum(below, 1e-9)
-    half = replace(p.view, hcp_sd=sd * 0.6)
-    values = []
-    for partner_hcp, contract in ((upper, game), (lower, call)):
+    out = []
+    for partner_hcp in (upper, lower):
+        view = replace(p.view, hcp=partner_hcp, hcp_sd=sd * 0.6)
         tricks = estimate_tricks(p.own_hcp + partner_hcp, p.combined_len)
-        probs = trick_distribution(tricks, _sd_for(half, len(mean)))
-        values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
-                                      p.ctx.they_vul, False)[:, 0])
-    out: Array = (1.0 - below) * values[0] + below * values[1]
-    return out
+        probs = trick_distribution(tricks, _sd_for(view, len(mean)))
+        out.append(replace(p, view=view, tricks=tricks, probs=probs))
+    return below, (out[0], out[1])
+
+
+def _quantitative_ok(auction: Auction, p: _Prospects, hands: Features) -> Array:
+    """Per hand: whether a quantitative 4NT is worth making: 6NT must be odds-on
+    (:data:`SLAM_ODDS`) on partner's upper half, the hands that accept it, and gain IMPs
+    over the invitation left in 4NT there; else partner's maximum is no slam either."""
+    _, (upper, _) = _halves(p, p.seats[auction.next_seat.partner])
+    mixed = ace_mixed(upper, hands)
+    odds: Array = _blind_slam_ok([SIX_NT], mixed)[:, 0]
+    gain: Array = _imp_gain(SIX_NT, BLACKWOOD, mixed, bool(p.ctx.vul)) > 0
+    return odds & gain
 
 
 def _phi(z: Array) -> Array:
@@ -337,25 +370,26 @@ def _accept_threshold(seat: SeatEstimate) -> int:
 
 def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
                        ) -> list[Judgement]:
-    """Partner's judged game try (2NT, or three of our major): game with at least the
-    middle of what we have shown, else pass. The notes' own calls here, if any, were
-    tried first and did not fit."""
+    """Partner's judged try (2NT or three of our major for game, a quantitative 4NT for
+    6NT): the target with at least the middle of what we have shown, else pass. The
+    notes' own calls here, if any, were tried first and did not fit."""
     auction = state.auction
     seat = auction.next_seat
     tried = state.last[seat.partner]
     assert tried is not None and tried.call.strain is not None
-    game = Call.bid(GAME_LEVEL[tried.call.strain], tried.call.strain)
+    game = _target(tried.call)
+    kind = "quantitative 4NT" if game == SIX_NT else "game try"
     threshold = _accept_threshold(estimate_seats(state)[seat])
     own = hands.value("hcp")
     accept = (own >= threshold) & auction.is_legal(game) & (game not in defined)
     out = []
     if accept.any():
-        out.append(Judgement(game, accept, f"accepts partner's game try: {int(own[accept][0])}"
+        out.append(Judgement(game, accept, f"accepts partner's {kind}: {int(own[accept][0])}"
                              f" HCP, the upper half of what we have shown ({threshold}+)"
-                             if accept.all() else f"accepts partner's game try: "
+                             if accept.all() else f"accepts partner's {kind}: "
                              f"{threshold}+ HCP, the upper half of what we have shown"))
     if (~accept).any():
-        out.append(Judgement(PASS, ~accept, f"declines partner's game try: fewer than "
+        out.append(Judgement(PASS, ~accept, f"declines partner's {kind}: fewer than "
                              f"{threshold} HCP, the lower half of what we have shown"))
     return out
 
@@ -474,8 +508,36 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     slam_ev = np.where((gains > 0) & makes & fit, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
+    invitations: set[Call] = set()
+    if (game == THREE_NT and BLACKWOOD not in defined and auction.is_legal(BLACKWOOD)
+            and quantitative_now(state)):
+        # Past the notes' 3NT opposite a no-trump range: where no slam is sure enough
+        # to bid blind, 4NT asks partner for the top of the range, if that gains IMPs
+        # over the game on average (6NT on the upper half, 4NT on the lower).
+        invite = _quantitative_gain(auction, p, hands, game) > 0
+        invite &= _quantitative_ok(auction, p, hands) & (best == 0)
+        if invite.any():
+            options.append(BLACKWOOD)
+            invitations.add(BLACKWOOD)
+            best = np.where(invite, len(options) - 1, best)
     return _with_ace_ask(state, hands, p, defined,
-                         _judgements(options, best, "free", p, _contract_ours(auction)))
+                         _judgements(options, best, "free", p, _contract_ours(auction),
+                                     invitations))
+
+
+THREE_NT = Call.bid(3, Strain.NT)
+
+
+def _quantitative_gain(auction: Auction, p: _Prospects, hands: Features, game: Call
+                       ) -> Array:
+    """Per hand, the IMPs a quantitative 4NT gains on average over the game: 6NT on
+    partner's upper half (the hands that accept), 4NT on the lower half."""
+    below, (upper, lower) = _halves(p, p.seats[auction.next_seat.partner])
+    vul = bool(p.ctx.vul)
+    accepted = _imp_gain(SIX_NT, game, ace_mixed(upper, hands), vul)
+    declined = _imp_gain(BLACKWOOD, game, lower.probs, vul)
+    out: Array = (1.0 - below) * accepted + below * declined
+    return out
 
 
 # --- Blackwood: the captain's ace ask ----------------------------------------------
@@ -484,6 +546,7 @@ ANSWERS = (Call.bid(5, Strain.C), Call.bid(5, Strain.D), Call.bid(5, Strain.H),
            Call.bid(5, Strain.S))
 """Answers to Blackwood by steps: none or four aces, one, two, three."""
 _ACE_WORDS = ("none or four aces", "one ace", "two aces", "three aces")
+SIX_NT = Call.bid(6, Strain.NT)
 
 ASKED_SLAM_ODDS = 0.5
 """The chance of making that a slam needs once the aces are known: the even-money line of
@@ -533,6 +596,41 @@ def _asks_at(calls: Sequence[Call], entries: Sequence[CallEntry | None],
     """A judged 4NT is Blackwood once its side has bid a natural suit."""
     return (i >= 0 and calls[i] == BLACKWOOD and entries[i] is None
             and _natural_suit_in(calls[:i], entries[:i], seats[:i], seats[i].side))
+
+
+def _quantitative_after(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+                        seats: Sequence[Seat], seat: Seat) -> bool:
+    """Whether a 4NT that ``seat`` makes after ``calls`` is quantitative, as players read
+    it: it raises partner's natural no-trump bid of the notes (which shows a balanced
+    range; a judged 3NT places the contract), the last bid made, with the opponents silent
+    and no suit of ours bid naturally (then it asks for aces, :func:`_asks_at`). Only
+    partner's range is then unknown, and 4NT asks for the top of it."""
+    side = seat.side
+    last = max((k for k, c in enumerate(calls) if c.is_bid), default=-1)
+    if last < 0 or seats[last] is not seat.partner:
+        return False
+    call, entry = calls[last], entries[last]
+    if call.strain is not Strain.NT or call.level > 3 or entry is None or entry.is_artificial:
+        return False
+    if any(c.kind is not CallKind.PASS for c, s in zip(calls, seats, strict=True)
+           if s.side is not side):
+        return False
+    return not _natural_suit_in(calls, entries, seats, side)
+
+
+def _is_quantitative(steps: Sequence[WalkStep], index: int) -> bool:
+    """Whether the call at ``index`` is a judged quantitative 4NT."""
+    return (steps[index].call == BLACKWOOD and steps[index].entry is None
+            and _quantitative_after([s.call for s in steps[:index]],
+                                    [s.entry for s in steps[:index]],
+                                    [s.seat for s in steps[:index]], steps[index].seat))
+
+
+def quantitative_now(state: TableState) -> bool:
+    """Whether a 4NT judgement makes next is quantitative (:func:`_quantitative_after`)."""
+    steps = state.steps
+    return _quantitative_after([s.call for s in steps], [s.entry for s in steps],
+                               [s.seat for s in steps], state.next_seat)
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -1066,6 +1164,9 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
                   else "partscore")
     estimate = (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
                 f"{strain}")
+    if game_try and call == BLACKWOOD:
+        return (f"placement: {held}: quantitative, no suit agreed (partner bids 6NT with "
+                f"the upper half of the range shown)")
     if game_try:
         return f"{estimate}: game try (partner bids game with the upper half of the range shown)"
     return f"{estimate}, {level_word}"
