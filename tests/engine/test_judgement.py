@@ -380,3 +380,16 @@ def test_a_judged_4nt_over_partners_no_trump_is_quantitative() -> None:
     assert quantitative_now(replay(Auction.parse("2NT P"), bare)[1])
     assert not quantitative_now(replay(Auction.parse("1S P 3S P"), slam_try())[1])
     assert not quantitative_now(replay(Auction.parse("2NT 3C"), bare)[1])  # they bid
+
+
+def test_a_signoff_after_a_relay_is_no_slam_bar() -> None:
+    # TOSR: 2S (clubs) - 2NT relay - 3C, and the notes' 3NT sign-off. The relay told
+    # partner's shape, not our strength: with 20 HCP and three aces opposite six clubs
+    # the captain bids the slam the notes do not name.
+    tosr = as_systems(load_system("tosr"))
+    auction = Auction.parse("2S P 2NT P 3C P", Seat.W, Vulnerability.BOTH)
+    strong = choose_call(Hand.parse("AKQ.A.AQJ652.876"), auction, tosr)
+    assert strong.call == Call.parse("6C") and strong.source == "placement", strong
+    assert "sign off in 3NT" in strong.reason
+    plain = choose_call(Hand.parse("KQ2.A32.AQ652.87"), auction, tosr)
+    assert plain.call.is_bid and plain.call.level < 6, plain
