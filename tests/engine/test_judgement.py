@@ -393,3 +393,22 @@ def test_a_signoff_after_a_relay_is_no_slam_bar() -> None:
     assert "sign off in 3NT" in strong.reason
     plain = choose_call(Hand.parse("KQ2.A32.AQ652.87"), auction, tosr)
     assert plain.call.is_bid and plain.call.level < 6, plain
+
+
+def test_five_of_an_agreed_major_is_a_slam_try() -> None:
+    # 1S-3S (10-12) is the notes' 4S sign-off for opener; with 17 HCP and three aces the
+    # slam is no even chance blind, but it is opposite 11-12: 5S asks for the top of the
+    # limit raise, and responder bids 6S with it, else passes.
+    auction = Auction.parse("1S P 3S P", Seat.S, Vulnerability.NS)
+    tried = choose_call(Hand.parse("AQ862.AK9.A5.864"), auction, sbu())
+    assert tried.call == Call.parse("5S") and "slam try" in tried.reason, tried
+    answer = Auction.parse("1S P 3S P 5S P", Seat.S, Vulnerability.NS)
+    top = choose_call(Hand.parse("T973.J6.KJ7.AKT2"), answer, sbu())  # 12 HCP
+    bottom = choose_call(Hand.parse("T973.Q64.KJ7.KT2"), answer, sbu())  # 10 HCP
+    assert top.call == Call.parse("6S") and "accepts" in top.reason
+    assert bottom.call == PASS and "declines" in bottom.reason
+    # After an ace ask of ours five of the trump suit signs off: no try.
+    from bidbox.engine.judgement import slam_tries_now
+    assert Call.parse("5S") in slam_tries_now(replay(auction, sbu())[1])
+    asked = replay(Auction.parse("1S P 3S P 4NT P 5C P"), slam_try())[1]
+    assert Call.parse("5S") not in slam_tries_now(asked)

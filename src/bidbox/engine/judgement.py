@@ -78,7 +78,7 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     if partner is not None and partner.call.kind is not CallKind.PASS:
         if (partner.entry is None and rho_quiet
                 and (is_invitation(auction.calls[:partner.index], partner.call)
-                     or _is_quantitative(state.steps, partner.index))):
+                     or _is_slam_try(state.steps, partner.index))):
             return "invited"
         if (partner.entry is None and rho_no_bid
                 and _spoke_before(auction, seat, partner.index)
@@ -208,9 +208,9 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if slams:
         ev[:, slams] = expected_scores(auction, [weighed[j] for j in slams], mixed, p.ctx.vul,
                                        p.ctx.they_vul, p.contested)
-    quantitative = quantitative_now(state)
+    tries = slam_tries_now(state)
     invitations = [j for j, c in enumerate(options)
-                   if is_invitation(auction.calls, c) or (quantitative and c == BLACKWOOD)]
+                   if is_invitation(auction.calls, c) or c in tries]
     for j in invitations:
         ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner],
                                      hands)
@@ -223,8 +223,9 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # worse than they look.
     allowed &= _blind_slam_ok(options, mixed)
     allowed &= _slam_fit(state, hands, p, options)
-    if quantitative and BLACKWOOD in options:
-        allowed[:, options.index(BLACKWOOD)] &= _quantitative_ok(auction, p, hands)
+    for j, c in enumerate(options):
+        if c in tries:
+            allowed[:, j] &= _try_ok(state, p, hands, c)
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -306,7 +307,7 @@ def is_invitation(before: Sequence[Call], call: Call) -> bool:
 
 def _invitation_value(auction: Auction, call: Call, p: _Prospects,
                       partner: SeatEstimate, hands: Features) -> Array:
-    """Per hand, the expected score of the game try ``call`` (or of a quantitative 4NT):
+    """Per hand, the expected score of the game try ``call`` (or of a slam try):
     partner accepts with at least the middle of what partner has shown
     (:func:`_answer_invitation`), so the target is played on partner's better half and
     the try on the worse half. Normal halves stand in for partner's HCP above and below
@@ -323,9 +324,12 @@ def _invitation_value(auction: Auction, call: Call, p: _Prospects,
 
 
 def _target(call: Call) -> Call:
-    """The contract a try invites: game, or 6NT over a quantitative 4NT."""
+    """The contract a try invites: game, or the small slam over a slam try (6NT over a
+    quantitative 4NT, six of the major over five)."""
     assert call.strain is not None
-    return SIX_NT if call == BLACKWOOD else Call.bid(GAME_LEVEL[call.strain], call.strain)
+    if call.level >= 4 and call.level >= GAME_LEVEL[call.strain]:
+        return Call.bid(6, call.strain)
+    return Call.bid(GAME_LEVEL[call.strain], call.strain)
 
 
 def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospects, _Prospects]]:
@@ -348,15 +352,18 @@ def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospec
     return below, (out[0], out[1])
 
 
-def _quantitative_ok(auction: Auction, p: _Prospects, hands: Features) -> Array:
-    """Per hand: whether a quantitative 4NT is worth making: 6NT must be odds-on
+def _try_ok(state: TableState, p: _Prospects, hands: Features, call: Call) -> Array:
+    """Per hand: whether the slam try ``call`` is worth making: its slam must be odds-on
     (:data:`SLAM_ODDS`) on partner's upper half, the hands that accept it, and gain IMPs
-    over the invitation left in 4NT there; else partner's maximum is no slam either."""
-    _, (upper, _) = _halves(p, p.seats[auction.next_seat.partner])
+    there over the try left in; else partner's maximum is no slam either. A suit slam
+    needs the known fit every suit slam needs (:func:`_slam_fit`)."""
+    target = _target(call)
+    _, (upper, _) = _halves(p, p.seats[state.next_seat.partner])
     mixed = ace_mixed(upper, hands)
-    odds: Array = _blind_slam_ok([SIX_NT], mixed)[:, 0]
-    gain: Array = _imp_gain(SIX_NT, BLACKWOOD, mixed, bool(p.ctx.vul)) > 0
-    return odds & gain
+    odds: Array = _blind_slam_ok([target], mixed)[:, 0]
+    gain: Array = _imp_gain(target, call, mixed, bool(p.ctx.vul)) > 0
+    out: Array = odds & gain & _slam_fit(state, hands, p, [target])[:, 0]
+    return out
 
 
 def _phi(z: Array) -> Array:
@@ -378,7 +385,8 @@ def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
     tried = state.last[seat.partner]
     assert tried is not None and tried.call.strain is not None
     game = _target(tried.call)
-    kind = "quantitative 4NT" if game == SIX_NT else "game try"
+    kind = ("quantitative 4NT" if game == SIX_NT else "slam try" if game.level == 6
+            else "game try")
     threshold = _accept_threshold(estimate_seats(state)[seat])
     own = hands.value("hcp")
     accept = (own >= threshold) & auction.is_legal(game) & (game not in defined)
@@ -512,16 +520,18 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     invitations: set[Call] = set()
-    if (game == THREE_NT and BLACKWOOD not in defined and auction.is_legal(BLACKWOOD)
-            and quantitative_now(state)):
-        # Past the notes' 3NT opposite a no-trump range: where no slam is sure enough
-        # to bid blind, 4NT asks partner for the top of the range, if that gains IMPs
-        # over the game on average (6NT on the upper half, 4NT on the lower).
-        invite = _quantitative_gain(auction, p, hands, game) > 0
-        invite &= _quantitative_ok(auction, p, hands) & (best == 0)
+    for tried in sorted(slam_tries_now(state), key=lambda c: c.rank):
+        if tried.strain is not game.strain or tried in defined or not auction.is_legal(tried):
+            continue
+        # Past the notes' game (3NT opposite a no-trump range, four of an agreed major):
+        # where no slam is sure enough to bid blind, the try asks partner for the top of
+        # the range shown, if that gains IMPs over the game on average (the slam on the
+        # upper half, the try left in on the lower).
+        invite = (_try_gain(state, p, hands, tried, game) > 0) & (best == 0)
+        invite &= _try_ok(state, p, hands, tried)
         if invite.any():
-            options.append(BLACKWOOD)
-            invitations.add(BLACKWOOD)
+            options.append(tried)
+            invitations.add(tried)
             best = np.where(invite, len(options) - 1, best)
     return _with_ace_ask(state, hands, p, defined,
                          _judgements(options, best, "free", p, _contract_ours(auction),
@@ -531,14 +541,14 @@ def beyond_game(state: TableState, hands: Features, game: Call,
 THREE_NT = Call.bid(3, Strain.NT)
 
 
-def _quantitative_gain(auction: Auction, p: _Prospects, hands: Features, game: Call
-                       ) -> Array:
-    """Per hand, the IMPs a quantitative 4NT gains on average over the game: 6NT on
-    partner's upper half (the hands that accept), 4NT on the lower half."""
-    below, (upper, lower) = _halves(p, p.seats[auction.next_seat.partner])
+def _try_gain(state: TableState, p: _Prospects, hands: Features, call: Call, game: Call
+              ) -> Array:
+    """Per hand, the IMPs the slam try ``call`` gains on average over ``game``: the slam
+    on partner's upper half (the hands that accept), the try left in on the lower."""
+    below, (upper, lower) = _halves(p, p.seats[state.next_seat.partner])
     vul = bool(p.ctx.vul)
-    accepted = _imp_gain(SIX_NT, game, ace_mixed(upper, hands), vul)
-    declined = _imp_gain(BLACKWOOD, game, lower.probs, vul)
+    accepted = _imp_gain(_target(call), game, ace_mixed(upper, hands), vul)
+    declined = _imp_gain(call, game, lower.probs, vul)
     out: Array = (1.0 - below) * accepted + below * declined
     return out
 
@@ -621,19 +631,49 @@ def _quantitative_after(calls: Sequence[Call], entries: Sequence[CallEntry | Non
     return not _natural_suit_in(calls, entries, seats, side)
 
 
-def _is_quantitative(steps: Sequence[WalkStep], index: int) -> bool:
-    """Whether the call at ``index`` is a judged quantitative 4NT."""
-    return (steps[index].call == BLACKWOOD and steps[index].entry is None
-            and _quantitative_after([s.call for s in steps[:index]],
-                                    [s.entry for s in steps[:index]],
-                                    [s.seat for s in steps[:index]], steps[index].seat))
-
-
 def quantitative_now(state: TableState) -> bool:
     """Whether a 4NT judgement makes next is quantitative (:func:`_quantitative_after`)."""
     steps = state.steps
     return _quantitative_after([s.call for s in steps], [s.entry for s in steps],
                                [s.seat for s in steps], state.next_seat)
+
+
+_ASKS = frozenset({"ask", "blackwood", "gerber"})
+"""Tags of ace and key-card asks: a five of the major after one of ours is a sign-off."""
+
+
+def _slam_tries_after(steps: Sequence[WalkStep], seat: Seat) -> frozenset[Call]:
+    """The judged calls that ``seat``, next after ``steps``, makes as slam tries, read so
+    by partner: a quantitative 4NT (:func:`_quantitative_after`), and five of a major
+    partner has bid, with the opponents silent and no ace ask of ours before it (after
+    one, five of the trump suit signs off). Partner bids the slam with the upper half of
+    what it has shown, as over a game try."""
+    calls = [s.call for s in steps]
+    entries = [s.entry for s in steps]
+    seats = [s.seat for s in steps]
+    out = {BLACKWOOD} if _quantitative_after(calls, entries, seats, seat) else set()
+    side = seat.side
+    if any(s.seat.side is not side and s.call.kind is not CallKind.PASS for s in steps):
+        return frozenset(out)
+    if any(s.seat.side is side and (_asks_at(calls, entries, seats, k) or (
+            s.entry is not None and _ASKS & set(s.entry.tags))) for k, s in enumerate(steps)):
+        return frozenset(out)
+    for strain in (Strain.H, Strain.S):
+        if any(s.seat is seat.partner and s.call.is_bid and s.call.strain is strain
+               for s in steps):
+            out.add(Call.bid(5, strain))
+    return frozenset(out)
+
+
+def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
+    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`)."""
+    return (steps[index].entry is None
+            and steps[index].call in _slam_tries_after(steps[:index], steps[index].seat))
+
+
+def slam_tries_now(state: TableState) -> frozenset[Call]:
+    """The slam tries judgement may make next (:func:`_slam_tries_after`)."""
+    return _slam_tries_after(state.steps, state.next_seat)
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -1170,6 +1210,9 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
     if game_try and call == BLACKWOOD:
         return (f"placement: {held}: quantitative, no suit agreed (partner bids 6NT with "
                 f"the upper half of the range shown)")
+    if game_try and call.level == 5:
+        return (f"{estimate}: slam try (partner bids six with the upper half of the range "
+                f"shown)")
     if game_try:
         return f"{estimate}: game try (partner bids game with the upper half of the range shown)"
     return f"{estimate}, {level_word}"
