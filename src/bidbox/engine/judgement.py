@@ -208,9 +208,11 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if slams:
         ev[:, slams] = expected_scores(auction, [weighed[j] for j in slams], mixed, p.ctx.vul,
                                        p.ctx.they_vul, p.contested)
-    tries = slam_tries_now(state)
-    invitations = [j for j, c in enumerate(options)
-                   if is_invitation(auction.calls, c) or c in tries]
+    tries = _tries_in_reach(state, p)
+    invitations = [j for j, c in enumerate(options) if is_invitation(auction.calls, c)]
+    try_columns = [options.index(c) for c in sorted(tries, key=lambda c: c.rank)
+                   if c in options]
+    invitations += try_columns
     for j in invitations:
         ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner],
                                      hands)
@@ -223,9 +225,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # worse than they look.
     allowed &= _blind_slam_ok(options, mixed)
     allowed &= _slam_fit(state, hands, p, options)
-    for j, c in enumerate(options):
-        if c in tries:
-            allowed[:, j] &= _try_ok(state, p, hands, c)
+    for j in try_columns:
+        allowed[:, j] &= _try_ok(state, p, hands, options[j])
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -352,6 +353,19 @@ def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospec
     return below, (out[0], out[1])
 
 
+TRY_REACH = 9.5
+"""Tricks the best strain's estimate must reach for a hand to weigh a slam try: partner's
+upper half and the aces and shape add about two at most, and a try needs an even-money
+slam. Below it the try is not valued at all, which keeps the bidder's step cheap."""
+
+
+def _tries_in_reach(state: TableState, p: _Prospects) -> frozenset[Call]:
+    """:func:`slam_tries_now`, or none when no hand of the batch is near slam."""
+    if not (p.tricks.max(axis=1) >= TRY_REACH).any():
+        return frozenset()
+    return slam_tries_now(state)
+
+
 def _try_ok(state: TableState, p: _Prospects, hands: Features, call: Call) -> Array:
     """Per hand: whether the slam try ``call`` is worth making: its slam must be odds-on
     (:data:`SLAM_ODDS`) on partner's upper half, the hands that accept it, and gain IMPs
@@ -363,6 +377,7 @@ def _try_ok(state: TableState, p: _Prospects, hands: Features, call: Call) -> Ar
     odds: Array = _blind_slam_ok([target], mixed)[:, 0]
     gain: Array = _imp_gain(target, call, mixed, bool(p.ctx.vul)) > 0
     out: Array = odds & gain & _slam_fit(state, hands, p, [target])[:, 0]
+    out &= p.tricks.max(axis=1) >= TRY_REACH
     return out
 
 
@@ -377,9 +392,10 @@ def _accept_threshold(seat: SeatEstimate) -> int:
 
 def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
                        ) -> list[Judgement]:
-    """Partner's judged try (2NT or three of our major for game, a quantitative 4NT for
-    6NT): the target with at least the middle of what we have shown, else pass. The
-    notes' own calls here, if any, were tried first and did not fit."""
+    """Partner's judged try (2NT or three of our major for game; a quantitative 4NT, or
+    five of our major, for the small slam): the target with at least the middle of what
+    we have shown, else pass. The notes' own calls here, if any, were tried first and did
+    not fit."""
     auction = state.auction
     seat = auction.next_seat
     tried = state.last[seat.partner]
@@ -520,7 +536,7 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     invitations: set[Call] = set()
-    for tried in sorted(slam_tries_now(state), key=lambda c: c.rank):
+    for tried in sorted(_tries_in_reach(state, p), key=lambda c: c.rank):
         if tried.strain is not game.strain or tried in defined or not auction.is_legal(tried):
             continue
         # Past the notes' game (3NT opposite a no-trump range, four of an agreed major):
@@ -536,9 +552,6 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     return _with_ace_ask(state, hands, p, defined,
                          _judgements(options, best, "free", p, _contract_ours(auction),
                                      invitations))
-
-
-THREE_NT = Call.bid(3, Strain.NT)
 
 
 def _try_gain(state: TableState, p: _Prospects, hands: Features, call: Call, game: Call
@@ -665,9 +678,12 @@ def _slam_tries_after(steps: Sequence[WalkStep], seat: Seat) -> frozenset[Call]:
     return frozenset(out)
 
 
+_TRY_CALLS = frozenset({BLACKWOOD, Call.bid(5, Strain.H), Call.bid(5, Strain.S)})
+
+
 def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
     """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`)."""
-    return (steps[index].entry is None
+    return (steps[index].entry is None and steps[index].call in _TRY_CALLS
             and steps[index].call in _slam_tries_after(steps[:index], steps[index].seat))
 
 
@@ -1208,7 +1224,7 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
     estimate = (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
                 f"{strain}")
     if game_try and call == BLACKWOOD:
-        return (f"placement: {held}: quantitative, no suit agreed (partner bids 6NT with "
+        return (f"placement: {held}: quantitative, no suit bid (partner bids 6NT with "
                 f"the upper half of the range shown)")
     if game_try and call.level == 5:
         return (f"{estimate}: slam try (partner bids six with the upper half of the range "
