@@ -353,3 +353,62 @@ def test_slam_odds_see_the_shape() -> None:
     # and no ruff in either hand, game (the points-only estimate bid 6H).
     game = choose_call(Hand.parse("KT7.AJ87.AT8.AQ2"), Auction.parse("1H P 3H P"), sbu())
     assert game.call == Call.parse("4H"), game
+
+
+STRONG_NO_TRUMP = ('system nt\n2NT hcp 20-22, balanced [nf]\n'
+                   '  3NT hcp 4-12 [signoff] "to play"\n')
+"""A 2NT opening with a sign-off in 3NT below which nothing names a slam."""
+
+
+def test_a_judged_4nt_over_partners_no_trump_is_quantitative() -> None:
+    # No suit of ours bid: 4NT over partner's 2NT asks for the top of the range, both
+    # where the notes stop and past their 3NT sign-off (4-12, which reaches slam).
+    bare = as_systems(compile_text("system nt\n2NT hcp 20-22, balanced [nf]\n", "nt.bbx"))
+    signoff = as_systems(compile_text(STRONG_NO_TRUMP, "nt.bbx"))
+    for systems in (bare, signoff):
+        ask = choose_call(Hand.parse("KJ2.Q32.K432.K32"), Auction.parse("2NT P"), systems)
+        assert ask.call == Call.parse("4NT") and "quantitative" in ask.reason, ask
+        # 10 HCP: 6NT is no even chance even opposite a maximum; game.
+        assert choose_call(Hand.parse("K32.Q32.K432.Q32"), Auction.parse("2NT P"),
+                           systems).call == Call.parse("3NT")
+    top = choose_call(Hand.parse("AKJ.AQ4.AJ32.Q54"), Auction.parse("2NT P 4NT P"), bare)
+    bottom = choose_call(Hand.parse("AQ4.AJ4.A432.K54"), Auction.parse("2NT P 4NT P"), bare)
+    assert top.call == Call.parse("6NT") and "accepts" in top.reason  # 21 HCP
+    assert bottom.call == PASS and "declines" in bottom.reason  # 20 HCP
+    # After a natural suit of ours the same 4NT asks for aces (SLAM_TRY's 1S-3S).
+    from bidbox.engine.judgement import quantitative_now
+    assert quantitative_now(replay(Auction.parse("2NT P"), bare)[1])
+    assert not quantitative_now(replay(Auction.parse("1S P 3S P"), slam_try())[1])
+    assert not quantitative_now(replay(Auction.parse("2NT 3C"), bare)[1])  # they bid
+
+
+def test_a_signoff_after_a_relay_is_no_slam_bar() -> None:
+    # TOSR: 2S (clubs) - 2NT relay - 3C, and the notes' 3NT sign-off. The relay told
+    # partner's shape, not our strength: with 20 HCP and three aces opposite six clubs
+    # the captain bids the slam the notes do not name.
+    tosr = as_systems(load_system("tosr"))
+    auction = Auction.parse("2S P 2NT P 3C P", Seat.W, Vulnerability.BOTH)
+    strong = choose_call(Hand.parse("AKQ.A.AQJ652.876"), auction, tosr)
+    assert strong.call == Call.parse("6C") and strong.source == "placement", strong
+    assert "sign off in 3NT" in strong.reason
+    plain = choose_call(Hand.parse("KQ2.A32.AQ652.87"), auction, tosr)
+    assert plain.call.is_bid and plain.call.level < 6, plain
+
+
+def test_five_of_an_agreed_major_is_a_slam_try() -> None:
+    # 1S-3S (10-12) is the notes' 4S sign-off for opener; with 17 HCP and three aces the
+    # slam is no even chance blind, but it is opposite 11-12: 5S asks for the top of the
+    # limit raise, and responder bids 6S with it, else passes.
+    auction = Auction.parse("1S P 3S P", Seat.S, Vulnerability.NS)
+    tried = choose_call(Hand.parse("AQ862.AK9.A5.864"), auction, sbu())
+    assert tried.call == Call.parse("5S") and "slam try" in tried.reason, tried
+    answer = Auction.parse("1S P 3S P 5S P", Seat.S, Vulnerability.NS)
+    top = choose_call(Hand.parse("T973.J6.KJ7.AKT2"), answer, sbu())  # 12 HCP
+    bottom = choose_call(Hand.parse("T973.Q64.KJ7.KT2"), answer, sbu())  # 10 HCP
+    assert top.call == Call.parse("6S") and "accepts" in top.reason
+    assert bottom.call == PASS and "declines" in bottom.reason
+    # After an ace ask of ours five of the trump suit signs off: no try.
+    from bidbox.engine.judgement import slam_tries_now
+    assert Call.parse("5S") in slam_tries_now(replay(auction, sbu())[1])
+    asked = replay(Auction.parse("1S P 3S P 4NT P 5C P"), slam_try())[1]
+    assert Call.parse("5S") not in slam_tries_now(asked)

@@ -77,7 +77,8 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     contract_ours = _contract_ours(auction)
     if partner is not None and partner.call.kind is not CallKind.PASS:
         if (partner.entry is None and rho_quiet
-                and is_invitation(auction.calls[:partner.index], partner.call)):
+                and (is_invitation(auction.calls[:partner.index], partner.call)
+                     or _is_slam_try(state.steps, partner.index))):
             return "invited"
         if (partner.entry is None and rho_no_bid
                 and _spoke_before(auction, seat, partner.index)
@@ -207,10 +208,14 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if slams:
         ev[:, slams] = expected_scores(auction, [weighed[j] for j in slams], mixed, p.ctx.vul,
                                        p.ctx.they_vul, p.contested)
-    invitations = [j for j, c in enumerate(options)
-                   if is_invitation(auction.calls, c)]
+    tries = _tries_in_reach(state, p)
+    invitations = [j for j, c in enumerate(options) if is_invitation(auction.calls, c)]
+    try_columns = [options.index(c) for c in sorted(tries, key=lambda c: c.rank)
+                   if c in options]
+    invitations += try_columns
     for j in invitations:
-        ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner])
+        ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner],
+                                     hands)
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
@@ -220,6 +225,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # worse than they look.
     allowed &= _blind_slam_ok(options, mixed)
     allowed &= _slam_fit(state, hands, p, options)
+    for j in try_columns:
+        allowed[:, j] &= _try_ok(state, p, hands, options[j])
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -300,13 +307,35 @@ def is_invitation(before: Sequence[Call], call: Call) -> bool:
 
 
 def _invitation_value(auction: Auction, call: Call, p: _Prospects,
-                      partner: SeatEstimate) -> Array:
-    """Per hand, the expected score of the game try ``call``: partner accepts with at
-    least the middle of what partner has shown (:func:`_answer_invitation`), so the game
-    is played on partner's better half and the try on the worse half. Normal halves
-    stand in for partner's HCP above and below that point."""
+                      partner: SeatEstimate, hands: Features) -> Array:
+    """Per hand, the expected score of the game try ``call`` (or of a slam try):
+    partner accepts with at least the middle of what partner has shown
+    (:func:`_answer_invitation`), so the target is played on partner's better half and
+    the try on the worse half. Normal halves stand in for partner's HCP above and below
+    that point; a slam target is valued, as every slam, on the distribution that sees the
+    aces and the shape."""
+    below, (upper, lower) = _halves(p, partner)
+    values = []
+    for half, contract in ((upper, _target(call)), (lower, call)):
+        probs = half.probs if contract.level < 6 else ace_mixed(half, hands)
+        values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
+                                      p.ctx.they_vul, False)[:, 0])
+    out: Array = (1.0 - below) * values[0] + below * values[1]
+    return out
+
+
+def _target(call: Call) -> Call:
+    """The contract a try invites: game, or the small slam over a slam try (6NT over a
+    quantitative 4NT, six of the major over five)."""
     assert call.strain is not None
-    game = Call.bid(GAME_LEVEL[call.strain], call.strain)
+    if call.level >= 4 and call.level >= GAME_LEVEL[call.strain]:
+        return Call.bid(6, call.strain)
+    return Call.bid(GAME_LEVEL[call.strain], call.strain)
+
+
+def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospects, _Prospects]]:
+    """The chance that partner declines a try (holds less than the middle of what it has
+    shown), and the prospects on partner's upper and lower halves."""
     threshold = _accept_threshold(partner)
     mean = p.view.hcp
     sd = max(p.view.hcp_sd, 0.5)
@@ -315,14 +344,40 @@ def _invitation_value(auction: Auction, call: Call, p: _Prospects,
     density = np.exp(-0.5 * z ** 2) / math.sqrt(2.0 * math.pi)
     upper = mean + sd * density / np.maximum(1.0 - below, 1e-9)
     lower = mean - sd * density / np.maximum(below, 1e-9)
-    half = replace(p.view, hcp_sd=sd * 0.6)
-    values = []
-    for partner_hcp, contract in ((upper, game), (lower, call)):
+    out = []
+    for partner_hcp in (upper, lower):
+        view = replace(p.view, hcp=partner_hcp, hcp_sd=sd * 0.6)
         tricks = estimate_tricks(p.own_hcp + partner_hcp, p.combined_len)
-        probs = trick_distribution(tricks, _sd_for(half, len(mean)))
-        values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
-                                      p.ctx.they_vul, False)[:, 0])
-    out: Array = (1.0 - below) * values[0] + below * values[1]
+        probs = trick_distribution(tricks, _sd_for(view, len(mean)))
+        out.append(replace(p, view=view, tricks=tricks, probs=probs))
+    return below, (out[0], out[1])
+
+
+TRY_REACH = 9.5
+"""Tricks the best strain's estimate must reach for a hand to weigh a slam try: partner's
+upper half and the aces and shape add about two at most, and a try needs an even-money
+slam. Below it the try is not valued at all, which keeps the bidder's step cheap."""
+
+
+def _tries_in_reach(state: TableState, p: _Prospects) -> frozenset[Call]:
+    """:func:`slam_tries_now`, or none when no hand of the batch is near slam."""
+    if not (p.tricks.max(axis=1) >= TRY_REACH).any():
+        return frozenset()
+    return slam_tries_now(state)
+
+
+def _try_ok(state: TableState, p: _Prospects, hands: Features, call: Call) -> Array:
+    """Per hand: whether the slam try ``call`` is worth making: its slam must be odds-on
+    (:data:`SLAM_ODDS`) on partner's upper half, the hands that accept it, and gain IMPs
+    there over the try left in; else partner's maximum is no slam either. A suit slam
+    needs the known fit every suit slam needs (:func:`_slam_fit`)."""
+    target = _target(call)
+    _, (upper, _) = _halves(p, p.seats[state.next_seat.partner])
+    mixed = ace_mixed(upper, hands)
+    odds: Array = _blind_slam_ok([target], mixed)[:, 0]
+    gain: Array = _imp_gain(target, call, mixed, bool(p.ctx.vul)) > 0
+    out: Array = odds & gain & _slam_fit(state, hands, p, [target])[:, 0]
+    out &= p.tricks.max(axis=1) >= TRY_REACH
     return out
 
 
@@ -337,25 +392,28 @@ def _accept_threshold(seat: SeatEstimate) -> int:
 
 def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
                        ) -> list[Judgement]:
-    """Partner's judged game try (2NT, or three of our major): game with at least the
-    middle of what we have shown, else pass. The notes' own calls here, if any, were
-    tried first and did not fit."""
+    """Partner's judged try (2NT or three of our major for game; a quantitative 4NT, or
+    five of our major, for the small slam): the target with at least the middle of what
+    we have shown, else pass. The notes' own calls here, if any, were tried first and did
+    not fit."""
     auction = state.auction
     seat = auction.next_seat
     tried = state.last[seat.partner]
     assert tried is not None and tried.call.strain is not None
-    game = Call.bid(GAME_LEVEL[tried.call.strain], tried.call.strain)
+    game = _target(tried.call)
+    kind = ("quantitative 4NT" if game == SIX_NT else "slam try" if game.level == 6
+            else "game try")
     threshold = _accept_threshold(estimate_seats(state)[seat])
     own = hands.value("hcp")
     accept = (own >= threshold) & auction.is_legal(game) & (game not in defined)
     out = []
     if accept.any():
-        out.append(Judgement(game, accept, f"accepts partner's game try: {int(own[accept][0])}"
+        out.append(Judgement(game, accept, f"accepts partner's {kind}: {int(own[accept][0])}"
                              f" HCP, the upper half of what we have shown ({threshold}+)"
-                             if accept.all() else f"accepts partner's game try: "
+                             if accept.all() else f"accepts partner's {kind}: "
                              f"{threshold}+ HCP, the upper half of what we have shown"))
     if (~accept).any():
-        out.append(Judgement(PASS, ~accept, f"declines partner's game try: fewer than "
+        out.append(Judgement(PASS, ~accept, f"declines partner's {kind}: fewer than "
                              f"{threshold} HCP, the lower half of what we have shown"))
     return out
 
@@ -421,16 +479,19 @@ against game at either vulnerability, and on 1,030 dealt slam-zone deals 0.5 gai
 for tosr, 8 changed; benchmarks/bench_slams.py's deals), the real boards unchanged."""
 
 
-_EXPLORED = frozenset({"ask", "blackwood", "gerber", "relay", "control", "cue"})
+_EXPLORED = frozenset({"ask", "blackwood", "gerber", "control", "cue"})
 """Tags of calls that explore for slam: after one of ours the notes' sign-off is an
-informed one (no key cards, no control) and stands."""
+informed one (no key cards, no control) and stands. A relay is not among them: it asks
+for shape, and a sign-off once the shape is told is the notes' game for every strength
+the relayer may hold; the captain who knows partner's shape weighs the slam (dealt deals,
+tosr: +0.16 and +0.10 IMPs a deal on two seeds, benchmarks/bench_slams.py)."""
 
 
 def sets_no_ceiling(call: Call, forcing: Forcing | None, state: TableState) -> bool:
     """A game sign-off below slam where our side has not explored for slam: the notes
     place the contract at game and say nothing of slam, so the captain may still look
-    beyond it. A sign-off after an ace ask, a relay or a cue bid of ours answers what
-    the exploration found, and is kept."""
+    beyond it. A sign-off after an ace ask, a control ask or a cue bid of ours answers
+    what the exploration found, and is kept; one after a relay is not (:data:`_EXPLORED`)."""
     if not (forcing is Forcing.SIGNOFF and call.is_bid and call.strain is not None
             and GAME_LEVEL[call.strain] <= call.level < 6):
         return False
@@ -474,8 +535,35 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     slam_ev = np.where((gains > 0) & makes & fit, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
+    invitations: set[Call] = set()
+    for tried in sorted(_tries_in_reach(state, p), key=lambda c: c.rank):
+        if tried.strain is not game.strain or tried in defined or not auction.is_legal(tried):
+            continue
+        # Past the notes' game (3NT opposite a no-trump range, four of an agreed major):
+        # where no slam is sure enough to bid blind, the try asks partner for the top of
+        # the range shown, if that gains IMPs over the game on average (the slam on the
+        # upper half, the try left in on the lower).
+        invite = (_try_gain(state, p, hands, tried, game) > 0) & (best == 0)
+        invite &= _try_ok(state, p, hands, tried)
+        if invite.any():
+            options.append(tried)
+            invitations.add(tried)
+            best = np.where(invite, len(options) - 1, best)
     return _with_ace_ask(state, hands, p, defined,
-                         _judgements(options, best, "free", p, _contract_ours(auction)))
+                         _judgements(options, best, "free", p, _contract_ours(auction),
+                                     invitations))
+
+
+def _try_gain(state: TableState, p: _Prospects, hands: Features, call: Call, game: Call
+              ) -> Array:
+    """Per hand, the IMPs the slam try ``call`` gains on average over ``game``: the slam
+    on partner's upper half (the hands that accept), the try left in on the lower."""
+    below, (upper, lower) = _halves(p, p.seats[state.next_seat.partner])
+    vul = bool(p.ctx.vul)
+    accepted = _imp_gain(_target(call), game, ace_mixed(upper, hands), vul)
+    declined = _imp_gain(call, game, lower.probs, vul)
+    out: Array = (1.0 - below) * accepted + below * declined
+    return out
 
 
 # --- Blackwood: the captain's ace ask ----------------------------------------------
@@ -484,6 +572,7 @@ ANSWERS = (Call.bid(5, Strain.C), Call.bid(5, Strain.D), Call.bid(5, Strain.H),
            Call.bid(5, Strain.S))
 """Answers to Blackwood by steps: none or four aces, one, two, three."""
 _ACE_WORDS = ("none or four aces", "one ace", "two aces", "three aces")
+SIX_NT = Call.bid(6, Strain.NT)
 
 ASKED_SLAM_ODDS = 0.5
 """The chance of making that a slam needs once the aces are known: the even-money line of
@@ -533,6 +622,74 @@ def _asks_at(calls: Sequence[Call], entries: Sequence[CallEntry | None],
     """A judged 4NT is Blackwood once its side has bid a natural suit."""
     return (i >= 0 and calls[i] == BLACKWOOD and entries[i] is None
             and _natural_suit_in(calls[:i], entries[:i], seats[:i], seats[i].side))
+
+
+def _quantitative_after(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+                        seats: Sequence[Seat], seat: Seat) -> bool:
+    """Whether a 4NT that ``seat`` makes after ``calls`` is quantitative, as players read
+    it: it raises partner's natural no-trump bid of the notes (which shows a balanced
+    range; a judged 3NT places the contract), the last bid made, with the opponents silent
+    and no suit of ours bid naturally (then it asks for aces, :func:`_asks_at`). Only
+    partner's range is then unknown, and 4NT asks for the top of it."""
+    side = seat.side
+    last = max((k for k, c in enumerate(calls) if c.is_bid), default=-1)
+    if last < 0 or seats[last] is not seat.partner:
+        return False
+    call, entry = calls[last], entries[last]
+    if call.strain is not Strain.NT or call.level > 3 or entry is None or entry.is_artificial:
+        return False
+    if any(c.kind is not CallKind.PASS for c, s in zip(calls, seats, strict=True)
+           if s.side is not side):
+        return False
+    return not _natural_suit_in(calls, entries, seats, side)
+
+
+def quantitative_now(state: TableState) -> bool:
+    """Whether a 4NT judgement makes next is quantitative (:func:`_quantitative_after`)."""
+    steps = state.steps
+    return _quantitative_after([s.call for s in steps], [s.entry for s in steps],
+                               [s.seat for s in steps], state.next_seat)
+
+
+_ASKS = frozenset({"ask", "blackwood", "gerber"})
+"""Tags of ace and key-card asks: a five of the major after one of ours is a sign-off."""
+
+
+def _slam_tries_after(steps: Sequence[WalkStep], seat: Seat) -> frozenset[Call]:
+    """The judged calls that ``seat``, next after ``steps``, makes as slam tries, read so
+    by partner: a quantitative 4NT (:func:`_quantitative_after`), and five of a major
+    partner has bid, with the opponents silent and no ace ask of ours before it (after
+    one, five of the trump suit signs off). Partner bids the slam with the upper half of
+    what it has shown, as over a game try."""
+    calls = [s.call for s in steps]
+    entries = [s.entry for s in steps]
+    seats = [s.seat for s in steps]
+    out = {BLACKWOOD} if _quantitative_after(calls, entries, seats, seat) else set()
+    side = seat.side
+    if any(s.seat.side is not side and s.call.kind is not CallKind.PASS for s in steps):
+        return frozenset(out)
+    if any(s.seat.side is side and (_asks_at(calls, entries, seats, k) or (
+            s.entry is not None and _ASKS & set(s.entry.tags))) for k, s in enumerate(steps)):
+        return frozenset(out)
+    for strain in (Strain.H, Strain.S):
+        if any(s.seat is seat.partner and s.call.is_bid and s.call.strain is strain
+               for s in steps):
+            out.add(Call.bid(5, strain))
+    return frozenset(out)
+
+
+_TRY_CALLS = frozenset({BLACKWOOD, Call.bid(5, Strain.H), Call.bid(5, Strain.S)})
+
+
+def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
+    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`)."""
+    return (steps[index].entry is None and steps[index].call in _TRY_CALLS
+            and steps[index].call in _slam_tries_after(steps[:index], steps[index].seat))
+
+
+def slam_tries_now(state: TableState) -> frozenset[Call]:
+    """The slam tries judgement may make next (:func:`_slam_tries_after`)."""
+    return _slam_tries_after(state.steps, state.next_seat)
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -1066,6 +1223,12 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
                   else "partscore")
     estimate = (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
                 f"{strain}")
+    if game_try and call == BLACKWOOD:
+        return (f"placement: {held}: quantitative, no suit bid (partner bids 6NT with "
+                f"the upper half of the range shown)")
+    if game_try and call.level == 5:
+        return (f"{estimate}: slam try (partner bids six with the upper half of the range "
+                f"shown)")
     if game_try:
         return f"{estimate}: game try (partner bids game with the upper half of the range shown)"
     return f"{estimate}, {level_word}"
