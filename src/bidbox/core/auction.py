@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
+from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.errors import IllegalCallError, NotationError, shown
 
@@ -41,6 +42,7 @@ def split_calls(text: str) -> list[str]:
     return [tok for tok in _SPLIT.split(text.strip()) if tok]
 
 
+@keep_hash
 @dataclass(frozen=True)
 class Auction:
     """An immutable auction: dealer, vulnerability and the calls so far.
