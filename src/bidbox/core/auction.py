@@ -191,6 +191,17 @@ class Auction:
             else self.last_bid_index()
         return new
 
+    def prefix(self, count: int) -> Auction:
+        """The auction after its first ``count`` calls. The start of a legal auction is
+        legal, so it is not checked again (the walk's readings ask for one per call)."""
+        if count >= len(self.calls):
+            return self
+        new = object.__new__(Auction)
+        object.__setattr__(new, "dealer", self.dealer)
+        object.__setattr__(new, "vul", self.vul)
+        object.__setattr__(new, "calls", self.calls[:max(count, 0)])
+        return new
+
     def extend(self, calls: Iterable[Call | str]) -> Auction:
         auction = self
         for call in calls:

@@ -47,7 +47,7 @@ class CallReading:
 def denied_calls(step: WalkStep, auction: Auction) -> list[CallEntry]:
     """The calls the bidder tried before ``step.call``: its notes' calls first, then (for a
     call the notes do not define) the base's calls that the notes do not define."""
-    before = Auction(auction.dealer, auction.vul, auction.calls[:step.index])
+    before = auction.prefix(step.index)
     denied: list[CallEntry] = []
     chosen = step.entry if step.source == SYSTEM else None
     if step.node is not None:
