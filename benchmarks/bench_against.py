@@ -76,8 +76,11 @@ def run_one(src: Path, args: argparse.Namespace) -> dict[str, float]:
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise SystemExit(f"the workload failed under {src}:\n{done.stderr[-2000:]}")
-    out: dict[str, float] = json.loads(done.stdout.strip().splitlines()[-1])
-    return out
+    out: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    loaded = Path(out.pop("bidbox"))
+    if not loaded.is_relative_to(src.resolve()):
+        raise SystemExit(f"the workload ran the bidbox of {loaded}, not the one under {src}")
+    return {key: float(value) for key, value in out.items()}
 
 
 def main() -> int:
@@ -101,7 +104,9 @@ def main() -> int:
     if args.child:
         result = (fresh(args.system, args.deals, args.warm, args.seed)
                   if args.workload == "fresh" else match(args.a, args.b, args.deals, args.seed))
-        print(json.dumps(result))
+        import bidbox
+
+        print(json.dumps({**result, "bidbox": str(Path(bidbox.__file__).resolve())}))
         return 0
     if args.reference is None:
         parser.error("--reference is required")
