@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
+from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.errors import IllegalCallError, NotationError, shown
 
@@ -41,6 +42,7 @@ def split_calls(text: str) -> list[str]:
     return [tok for tok in _SPLIT.split(text.strip()) if tok]
 
 
+@keep_hash
 @dataclass(frozen=True)
 class Auction:
     """An immutable auction: dealer, vulnerability and the calls so far.
@@ -187,6 +189,17 @@ class Auction:
         object.__setattr__(new, "calls", (*self.calls, call))
         new.__dict__["_last_bid"] = len(self.calls) if call.kind is CallKind.BID \
             else self.last_bid_index()
+        return new
+
+    def prefix(self, count: int) -> Auction:
+        """The auction after its first ``count`` calls. The start of a legal auction is
+        legal, so it is not checked again (the walk's readings ask for one per call)."""
+        if count >= len(self.calls):
+            return self
+        new = object.__new__(Auction)
+        object.__setattr__(new, "dealer", self.dealer)
+        object.__setattr__(new, "vul", self.vul)
+        object.__setattr__(new, "calls", self.calls[:max(count, 0)])
         return new
 
     def extend(self, calls: Iterable[Call | str]) -> Auction:

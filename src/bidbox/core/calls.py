@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Any
 
+from bidbox.core.hashing import keep_hash
 from bidbox.errors import NotationError, shown
 
 
@@ -85,6 +86,7 @@ _WORDS = {
 }
 
 
+@keep_hash
 @dataclass(frozen=True, order=False)
 class Call:
     """Pass, double, redouble or a bid of 1C..7NT."""

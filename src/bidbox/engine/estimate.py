@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
 from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_state
@@ -31,6 +32,7 @@ from bidbox.engine.walk import TableState
 from bidbox.lang.constraints import And, Constraint, Not, Or
 
 
+@keep_hash  # looked up per trio of seats at every judgement (_shares)
 @dataclass(frozen=True)
 class SeatEstimate:
     """Expected HCP and suit lengths (S, H, D, C) of one seat, with their spread."""
@@ -138,12 +140,24 @@ def _moments_of(mask: Array, exact: bool, size: int) -> SeatEstimate:
     if index.size == 0:
         index = np.arange(size)
     w = weight[index]
-    chosen = values[index]
+    chosen = np.take(values, index, axis=0)  # values[index], gathered faster
     first, second = np.split((w @ chosen) / w.sum(), 2)
     sd = np.sqrt(np.maximum(second - first ** 2, 0.0))
-    low = chosen[:, :5].min(axis=0)
+    if index.size * 8 > size and index.size < size:
+        # The least HCP and lengths among many points: the first point of the mask in
+        # each measure's order, cheaper than a minimum over the gathered rows' columns.
+        low = [int(values[o[np.argmax(mask[o])], k]) for k, o in enumerate(_orders(exact))]
+    else:
+        low = [int(chosen[:, k].min()) for k in range(5)]
     return SeatEstimate(float(first[0]), float(sd[0]), _four(first[1:]), _four(sd[1:]),
-                        int(low[0]), (int(low[1]), int(low[2]), int(low[3]), int(low[4])))
+                        low[0], (low[1], low[2], low[3], low[4]))
+
+
+@cache
+def _orders(exact: bool) -> list[Array]:
+    """The space's points in order of HCP and of each suit's length (for the least)."""
+    _, values = _moments(exact)
+    return [np.argsort(values[:, k], kind="stable") for k in range(5)]
 
 
 def _four(values: Array) -> tuple[float, float, float, float]:
@@ -268,34 +282,60 @@ def partner_view(seats: Mapping[Seat, SeatEstimate], me: Seat, own_hcp: Array,
     normal estimates given their sum): a partner who showed 6-9 stays near 7 opposite a
     19-count, and the opponents, whose passes said little, take the rest. Shares by size
     alone would have read that partner as 5 and the hand would not have moved."""
-    others = (me.partner, me.lho, me.rho)
+    partner = seats[me.partner]
+    shares = _shares(partner, seats[me.lho], seats[me.rho])
     # Columns: HCP, then the four suits; what is left for the three unseen hands per hand.
-    means = np.array([[seats[s].hcp, *seats[s].lengths] for s in others])  # (3, 5)
-    spreads = np.array([[seats[s].hcp_sd, *seats[s].lengths_sd] for s in others])
     left = np.empty((own_hcp.shape[0], 5), dtype=np.float64)
     left[:, 0] = np.maximum(40.0 - own_hcp.astype(np.float64), 0.0)
     left[:, 1:] = np.maximum(13.0 - own_lengths.astype(np.float64), 0.0)
-    expected = _conditioned_columns(means, spreads, left)
+    expected = _conditioned_columns(shares, left)
     left_hcp, left_len = left[:, 0], left[:, 1:]
     # Never below what partner has shown for certain, never above what is left.
-    partner = seats[me.partner]
     partner_hcp = np.clip(expected[:, 0], np.minimum(partner.min_hcp, left_hcp), left_hcp)
-    partner_len = np.clip(expected[:, 1:], np.minimum(np.array(partner.min_lengths),
-                                                      left_len), left_len)
-    return PartnerView(partner_hcp, partner.hcp_sd, partner_len, np.array(partner.lengths_sd))
+    partner_len = np.clip(expected[:, 1:], np.minimum(shares.min_lengths, left_len), left_len)
+    return PartnerView(partner_hcp, partner.hcp_sd, partner_len, shares.lengths_sd.copy())
 
 
-def _conditioned_columns(means: Array, sds: Array, total: Array) -> Array:
-    """Per column (HCP, then each suit), the first seat's expected value given that the
-    three seats (``means``, ``sds``: (3, k)) sum to ``total`` (per hand: (n, k)): its
-    share of the difference is its share of the variance; seats known exactly (no spread
-    at all) share by size."""
+@dataclass(frozen=True)
+class _Shares:
+    """What :func:`partner_view` needs of the three other seats' estimates, whatever the
+    bidder holds: worked out once per trio of estimates (a node's judgement asks for it
+    at every group, and the estimates are kept objects), not once per call."""
+
+    first: Array  # partner's means (5,)
+    mean_sum: Array
+    coef: Array
+    share: Array
+    spread: Array
+    min_lengths: Array
+    lengths_sd: Array
+
+
+@lru_cache(maxsize=4096)
+def _shares(partner: SeatEstimate, lho: SeatEstimate, rho: SeatEstimate) -> _Shares:
+    """Per column (HCP, then each suit): partner's share of the difference between what
+    the three seats are expected to hold and what is left (its share of the variance;
+    seats known exactly, with no spread at all, share by size)."""
+    seats = (partner, lho, rho)
+    means = np.array([[s.hcp, *s.lengths] for s in seats])  # (3, 5)
+    sds = np.array([[s.hcp_sd, *s.lengths_sd] for s in seats])
     var = sds.astype(np.float64) ** 2
     var_sum = var.sum(axis=0)
     mean_sum = means.sum(axis=0)
     spread = var_sum > 1e-9
     coef = var[0] / np.where(spread, var_sum, 1.0)
     share = means[0] / np.maximum(mean_sum, 1e-9)
-    by_spread = means[0] + (total - mean_sum) * coef
-    out: Array = np.where(spread, by_spread, total * share)
+    out = _Shares(means[0], mean_sum, coef, share, spread, np.array(partner.min_lengths),
+                  np.array(partner.lengths_sd))
+    for array in (out.first, out.mean_sum, out.coef, out.share, out.spread,
+                  out.min_lengths, out.lengths_sd):
+        array.setflags(write=False)  # kept: shared by every view of these estimates
+    return out
+
+
+def _conditioned_columns(shares: _Shares, total: Array) -> Array:
+    """Per column, partner's expected value given that the three seats sum to ``total``
+    (per hand: (n, k))."""
+    by_spread = shares.first + (total - shares.mean_sum) * shares.coef
+    out: Array = np.where(shares.spread, by_spread, total * shares.share)
     return out

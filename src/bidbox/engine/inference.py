@@ -47,7 +47,7 @@ class CallReading:
 def denied_calls(step: WalkStep, auction: Auction) -> list[CallEntry]:
     """The calls the bidder tried before ``step.call``: its notes' calls first, then (for a
     call the notes do not define) the base's calls that the notes do not define."""
-    before = Auction(auction.dealer, auction.vul, auction.calls[:step.index])
+    before = auction.prefix(step.index)
     denied: list[CallEntry] = []
     chosen = step.entry if step.source == SYSTEM else None
     if step.node is not None:
@@ -96,6 +96,13 @@ def read_state(state: TableState) -> list[CallReading]:
     later batches that reach the same auctions read each call once."""
     out = []
     for step in state.steps:
+        # A step object is made once, by the walk's advance from one state, and shared by
+        # every state after it: its reading is found by its identity first, without the
+        # key (whose calls before it are a new tuple to hash at every state).
+        mine = _BY_STEP.get(id(step))
+        if mine is not None and mine[0] is step:
+            out.append(mine[1])
+            continue
         key = _read_key(step, state.auction)
         reading = _READINGS.get(key)
         if reading is None or not _same_place(reading.step, step):
@@ -103,8 +110,14 @@ def read_state(state: TableState) -> list[CallReading]:
             _READINGS[key] = reading
             if len(_READINGS) > _READINGS_KEPT:
                 _READINGS.popitem(last=False)
+        _BY_STEP[id(step)] = (step, reading)  # the step held with it: its id stays its own
+        if len(_BY_STEP) > _READINGS_KEPT:
+            _BY_STEP.pop(next(iter(_BY_STEP)))
         out.append(reading)
     return out
+
+
+_BY_STEP: dict[int, tuple[WalkStep, CallReading]] = {}
 
 
 def _same_place(a: WalkStep, b: WalkStep) -> bool:

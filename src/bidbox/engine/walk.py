@@ -60,8 +60,25 @@ def guard_holds(entry: CallEntry, ctx: TableContext) -> bool:
 
 
 def candidates(node: Node, ctx: TableContext) -> list[CallEntry]:
-    """The calls at ``node`` that apply in this table context, in the order tried."""
-    return [e for e in node.ordered() if guard_holds(e, ctx)]
+    """The calls at ``node`` that apply in this table context, in the order tried (a kept
+    list: not to be changed).
+
+    Every step, reading and walk through a node asks for them (a sort and a guard test
+    per call each time), so they are kept per node and context; a node whose calls the
+    compiler has added to since is sorted again."""
+    key = (id(node), ctx)
+    kept = _CANDIDATES.get(key)
+    if kept is not None and kept[0] is node and kept[1] == len(node.calls):
+        return kept[2]
+    out = [e for e in node.ordered() if guard_holds(e, ctx)]
+    _CANDIDATES[key] = (node, len(node.calls), out)  # the node held: its id stays its own
+    if len(_CANDIDATES) > _CANDIDATES_KEPT:
+        _CANDIDATES.pop(next(iter(_CANDIDATES)))
+    return out
+
+
+_CANDIDATES: dict[tuple[int, TableContext], tuple[Node, int, list[CallEntry]]] = {}
+_CANDIDATES_KEPT = 65536
 
 
 def tried_before(node: Node, chosen: CallEntry | None, ctx: TableContext,

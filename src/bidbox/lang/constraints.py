@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar, NamedTuple
 
 from bidbox.core.calls import Strain
+from bidbox.core.hashing import keep_hash
 
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
 SUIT_VARIABLES = ("oM", "om", "M", "m", "Z", "Y")
@@ -629,3 +630,16 @@ def nesting_depth(c: Constraint) -> int:
         elif depth > deepest:
             deepest = depth
     return deepest
+
+
+def _keep_hashes(cls: type[Constraint]) -> None:
+    # Every meaning is hashed at each look-up of the predicate and mask caches, its whole
+    # tree each time; each kind of node keeps its hash instead (core.hashing).
+    for sub in cls.__subclasses__():
+        if "__hash__" in sub.__dict__ and sub.__dict__["__hash__"] is not None:
+            keep_hash(sub)
+        _keep_hashes(sub)
+
+
+_keep_hashes(Constraint)
+keep_hash(TableContext)

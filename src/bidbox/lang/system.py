@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import Any
 
 from bidbox.core.calls import Call
 from bidbox.lang.constraints import ANY, Constraint, conjoin
@@ -94,12 +95,30 @@ class CallEntry:
     @property
     def choose(self) -> Constraint:
         """What a hand needs for the bidder to choose this call."""
-        return conjoin([self.guard, self.requires if self.requires is not None else self.shows])
+        # Asked at every step that reaches the node: one object while the parts stay the
+        # same ones, so its predicate and masks are found by a kept hash (core.hashing).
+        kept = self.__dict__.get("_choose")
+        if (kept is not None and kept[0] is self.guard and kept[1] is self.requires
+                and kept[2] is self.shows):
+            return kept[3]  # type: ignore[no-any-return]
+        out = conjoin([self.guard, self.requires if self.requires is not None else self.shows])
+        self.__dict__["_choose"] = (self.guard, self.requires, self.shows, out)
+        return out
 
     @property
     def shown(self) -> Constraint:
         """What the call tells partner and opponents (before negative inference)."""
-        return conjoin([self.guard, self.shows])
+        kept = self.__dict__.get("_shown")
+        if kept is not None and kept[0] is self.guard and kept[1] is self.shows:
+            return kept[2]  # type: ignore[no-any-return]
+        out = conjoin([self.guard, self.shows])
+        self.__dict__["_shown"] = (self.guard, self.shows, out)
+        return out
+
+    def __getstate__(self) -> dict[str, Any]:
+        # The kept constraints are not part of the entry: a compiled system in the disk
+        # cache stays what it was.
+        return {k: v for k, v in self.__dict__.items() if k not in ("_choose", "_shown")}
 
     @property
     def is_artificial(self) -> bool:
