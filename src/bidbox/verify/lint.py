@@ -739,7 +739,10 @@ class _Linter:
         self._choose: dict[int, tuple[CallEntry, Constraint, Constraint]] = {}
         # A node's verdict depends only on these; a situation that brings the same ones
         # (seat 1 and seat 2 when no guard reads the seat) reuses it.
-        self._seen: dict[tuple[object, ...], list[tuple[_Record, _Verdict]]] = {}
+        # Each kept as the (start, end) of its verdicts in ``log``, which only grows: a
+        # copy per subtree held every verdict once per node above it, which the cyclic
+        # collector then traversed again and again.
+        self._seen: dict[tuple[object, ...], tuple[int, int]] = {}
         # One reach per chain of facts, however many situations walk it (its exact mask
         # and its sample are then worked out once), and one verdict per node, reach and
         # context: opener's rebids are judged once for the four seats when only
@@ -886,8 +889,13 @@ class _Linter:
                id(their.base))
         seen = self._seen.get(key)
         if seen is not None:  # the same subtree: its verdicts hold in this situation too
-            for rec, verdict in seen:
-                self.file(rec, situation, verdict)
+            log = self.log
+            for i in range(*seen):
+                filed = log[i]  # filed again as the same pair: no new object per verdict
+                verdicts = filed[0].verdicts
+                if situation not in verdicts:
+                    verdicts[situation] = filed[1]
+                    log.append(filed)
             return
         mark = len(self.log)
         judged = (tuple(map(id, entries)), mine.key,
@@ -924,7 +932,7 @@ class _Linter:
             after, after_reach = self.step(state, reach, entry.call, step, denied=denied,
                                            exact=exact_fact)
             self.visit(entry.node, after, after_reach, opened)
-        self._seen[key] = self.log[mark:]
+        self._seen[key] = (mark, len(self.log))
 
     def file(self, record: _Record, situation: Situation, verdict: _Verdict) -> None:
         if situation not in record.verdicts:
