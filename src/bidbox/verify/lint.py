@@ -25,7 +25,10 @@ compiler itself checks every module, used or not.
 
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -1108,9 +1111,42 @@ def lint_system(system: System, variants: bool = True) -> list[Finding]:
     """Unreachable calls and holes at every node of ``system`` (both sides play it) in
     every table situation, the forcing calls the notes leave open, and (``variants``) the
     compile errors of the option values it was not compiled with."""
-    linter = _Linter(system)
-    linter.run()
     from bidbox.verify.forcing import open_forcing_calls  # it builds on this module
 
-    out = _findings(linter) + open_forcing_calls(system)
+    with collector_paused():
+        linter = _Linter(system)
+        linter.run()
+        out = _findings(linter) + open_forcing_calls(system)
     return (compile_variants(system) + out) if variants else out
+
+
+class _Pauses:
+    """How many walks have the cyclic collector paused, and whether to resume it after the
+    last one (a lock, since the web app may lint in several threads at once)."""
+
+    lock = threading.Lock()
+    depth = 0
+    resume = False
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, back as it was after it.
+
+    The walk keeps hundreds of thousands of objects alive (states, chains of facts,
+    masks' keys, the system's lazily read nodes) and makes almost no cycles (a few hundred
+    objects for tosr), yet each full collection traversed all of them again: a sixth of
+    tosr's walk and a third of magic-dlight's. Nested or concurrent pauses resume the
+    collector once, when the last ends."""
+    with _Pauses.lock:
+        if _Pauses.depth == 0:
+            _Pauses.resume = gc.isenabled()
+            gc.disable()
+        _Pauses.depth += 1
+    try:
+        yield
+    finally:
+        with _Pauses.lock:
+            _Pauses.depth -= 1
+            if _Pauses.depth == 0 and _Pauses.resume:
+                gc.enable()
