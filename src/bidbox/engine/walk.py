@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, Call, CallKind
@@ -45,8 +45,17 @@ _CONTEXTS_KEPT = 4096
 def _table_context(auction: Auction, index: int) -> TableContext:
     seat = auction.seat_of(index)
     calls = auction.calls
-    passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
-    opening = next((i for i in range(index) if calls[i].is_bid), index)
+    # Plain loops: the generator expressions cost more than the few calls they scan.
+    passed = False
+    for i in range(index % 4, index, 4):
+        if calls[i].kind is CallKind.PASS:
+            passed = True
+            break
+    opening = index
+    for i in range(index):
+        if calls[i].kind is CallKind.BID:
+            opening = i
+            break
     partner_first = (index + 2) % 4  # partner's first turn
     return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
                         vul=auction.vul.is_vulnerable(seat),
@@ -247,10 +256,10 @@ def _advance(state: TableState, call: Call, step: WalkStep) -> TableState:
     asks = (call.kind is CallKind.DOUBLE and step.entry is not None
             and (step.entry.is_artificial or bool(_NOT_PENALTY & set(step.entry.tags))))
     reached = _game_reached(auction, ours) and not asks
+    other = state.sides[theirs]  # built directly: dataclasses.replace costs a dozen calls
     sides = {ours: SideState(node, base, forced and not reached),
-             theirs: replace(state.sides[theirs],
-                             node=step_theirs(state.sides[theirs].node, call, step.entry),
-                             base=step_theirs(state.sides[theirs].base, call, step.entry))}
+             theirs: SideState(step_theirs(other.node, call, step.entry),
+                               step_theirs(other.base, call, step.entry), other.game_forced)}
     last = {**state.last, seat: step}
     return TableState(auction, sides, last, True, steps)
 
