@@ -430,54 +430,56 @@ class _Sampler:
         remaining suits can make up the rest, then a holding with those values."""
         space = profile_space()
         lengths = space.lengths[points].astype(np.int64)
-        hcp_left = space.hcp[points].astype(np.int64)
-        ctrl_left = space.controls[points].astype(np.int64)
+        # What is left to make up, as one number (HCP * 13 + controls): the tables below
+        # are indexed by it, so a suit costs a few look-ups instead of the arithmetic on
+        # HCP and controls apart (a deal is a few hundred hands: its cost is the number of
+        # array calls, not their size).
+        left = space.hcp[points].astype(np.int64) * 13 + space.controls[points]
         n = points.shape[0]
         hands = np.empty((n, 4), dtype=np.int16)
-        h_opts, c_opts = _SUIT_OPTIONS
-        options = h_opts.shape[0]
+        options = _SUIT_OPTIONS[0].shape[0]
         tails = self._tails()
         lcodes = self._length_codes()
         counts = self._counts.reshape(14, options)
-        for suit in range(4):
-            if suit < 3:
-                # The weights depend only on what is left to make up (the remaining
-                # suits' lengths, HCP and controls), which many hands share: work them out
-                # once per such state, then draw each hand's choice from its state's row.
-                # (np.unique's steps written out: the call's overhead was most of a small
-                # deal; inv is each hand's rank among the states, as np.unique gives it.)
-                codes = (lcodes[suit][points] * 41 + hcp_left) * 13 + ctrl_left
-                perm = codes.argsort()
-                aux = codes[perm]
-                new_state = np.empty(n, dtype=bool)
-                new_state[:1] = True
-                np.not_equal(aux[1:], aux[:-1], out=new_state[1:])
-                inv = np.empty(n, dtype=np.int64)
-                inv[perm] = np.cumsum(new_state) - 1
-                first = perm[new_state]  # a hand of each state, in the states' order
-                hh = hcp_left[first, None] - h_opts
-                cc = ctrl_left[first, None] - c_opts
-                ok = (hh >= 0) & (cc >= 0)
-                # hh <= 37 and cc <= 12 always: only the lower clip can bite
-                index = ((lcodes[suit + 1][points[first], None] * 41 + np.maximum(hh, 0)) * 13
-                         + np.maximum(cc, 0))
-                ways = tails[2 - suit].take(index)
-                weight = counts[lengths[first, suit]] * ways * ok
-                cum = np.cumsum(weight, axis=1)
-                cum /= cum[:, -1:]
-                cum += np.arange(cum.shape[0])[:, None]
-                u = inv + self._rng.random(n)
-                choice = cum.reshape(-1).searchsorted(u) - inv * options
-                np.clip(choice, 0, options - 1, out=choice)
-                h, c = h_opts[choice], c_opts[choice]
-            else:
-                h, c = hcp_left, ctrl_left
-            key = (lengths[:, suit] * 11 + h) * 4 + c
-            size = self._counts.reshape(-1)[key].astype(np.int64)
-            pick = (self._rng.random(n) * size).astype(np.int64)
-            hands[:, suit] = self._flat[self._start[key] + pick]
-            hcp_left, ctrl_left = hcp_left - h, ctrl_left - c
+        draws = self._rng.random(7 * n)  # the draws in the order the suits use them
+        for suit in range(3):
+            # The weights depend only on what is left to make up (the remaining
+            # suits' lengths, HCP and controls), which many hands share: work them out
+            # once per such state, then draw each hand's choice from its state's row.
+            # (np.unique's steps written out: the call's overhead was most of a small
+            # deal; inv is each hand's rank among the states, as np.unique gives it.)
+            codes = lcodes[suit][points] * (41 * 13) + left
+            perm = codes.argsort()
+            aux = codes[perm]
+            new_state = np.empty(n, dtype=bool)
+            new_state[:1] = True
+            np.not_equal(aux[1:], aux[:-1], out=new_state[1:])
+            inv = np.empty(n, dtype=np.int64)
+            inv[perm] = np.cumsum(new_state) - 1
+            first = perm[new_state]  # a hand of each state, in the states' order
+            state_left = left[first]
+            index = lcodes[suit + 1][points[first], None] * (41 * 13) + _REST[state_left]
+            ways = tails[2 - suit].take(index)
+            weight = counts[lengths[first, suit]] * ways * _POSSIBLE[state_left]
+            cum = np.cumsum(weight, axis=1)
+            cum /= cum[:, -1:]
+            cum += np.arange(cum.shape[0])[:, None]
+            u = inv + draws[2 * suit * n:(2 * suit + 1) * n]
+            choice = cum.reshape(-1).searchsorted(u) - inv * options
+            np.clip(choice, 0, options - 1, out=choice)
+            key = lengths[:, suit] * options + choice  # the option is HCP * 4 + controls
+            left = left - _TAKEN[choice]
+            self._pick(hands, suit, key, draws[(2 * suit + 1) * n:(2 * suit + 2) * n])
+        key = (lengths[:, 3] * 11 + left // 13) * 4 + left % 13  # the last suit takes the rest
+        self._pick(hands, 3, key, draws[6 * n:])
         return hands
+
+    def _pick(self, hands: Array, suit: int, key: Array, draws: Array) -> None:
+        """A holding of ``suit`` for each hand, uniformly among those with its key (length,
+        HCP and controls)."""
+        size = self._counts.reshape(-1)[key].astype(np.int64)
+        pick = (draws * size).astype(np.int64)
+        hands[:, suit] = self._flat[self._start[key] + pick]
 
     def hands_at(self, points: Array, per: Array) -> tuple[Array, Array, Array]:
         """``per[i]`` hands at each of the distinct ``points[i]``: the first ones dealt at
@@ -573,6 +575,15 @@ class _Sampler:
 
 _SUIT_OPTIONS = (np.repeat(np.arange(11), 4), np.tile(np.arange(4), 11))
 """Every (HCP, controls) one suit can hold, HCP major: the options a dealt suit draws from."""
+_LEFT = np.arange(41 * 13)[:, None]  # what is left to make up: HCP * 13 + controls
+_LEFT_HCP, _LEFT_CONTROLS = _LEFT // 13 - _SUIT_OPTIONS[0], _LEFT % 13 - _SUIT_OPTIONS[1]
+_POSSIBLE = (_LEFT_HCP >= 0) & (_LEFT_CONTROLS >= 0)
+"""[left, option]: whether a suit can take that option's HCP and controls."""
+_REST = np.maximum(_LEFT_HCP, 0) * 13 + np.maximum(_LEFT_CONTROLS, 0)
+"""[left, option]: what the other suits must make up after that option (0 where it
+cannot be: those rows weigh nothing), as the tail tables index it."""
+_TAKEN = _SUIT_OPTIONS[0] * 13 + _SUIT_OPTIONS[1]
+"""[option]: what the option takes from what is left."""
 _DENSE = 8
 """Hands per exact point kept in the sampler's dense bank (more go to a list per point)."""
 
