@@ -979,10 +979,10 @@ class _Linter:
             if not made:
                 unreachable[id(entry)] = not fits.any()
             taken |= fits
-        hole_mask = np.zeros(space.features.n, dtype=bool)
-        hole_mask[where[~taken]] = True
         hole = None
-        if hole_mask.any():
+        if not taken.all():  # the masks of the whole space only for a hole
+            hole_mask = np.zeros(space.features.n, dtype=bool)
+            hole_mask[where[~taken]] = True
             reach = np.zeros(space.features.n, dtype=bool)
             reach[where] = True
             hole = (_share(space, hole_mask, reach),
@@ -1035,9 +1035,22 @@ def _findings(linter: _Linter) -> list[Finding]:
             continue
         before = auction_text(record.caller_auction)
         where = before or "the start"
+        # Most situations share a verdict object: each entry is looked up once per
+        # distinct verdict, and an entry no verdict finds unreachable not at all.
+        shared: dict[int, tuple[_Verdict, list[Situation]]] = {}
+        for s in reached:
+            shared.setdefault(id(record.verdicts[s]), (record.verdicts[s], []))[1].append(s)
+        dead = set().union(*(v.unreachable for v, _ in shared.values()))
         for entry in node.ordered():
-            checked = {s for s in reached if id(entry) in record.verdicts[s].checked}
-            holds = {s for s in checked if id(entry) in record.verdicts[s].unreachable}
+            if id(entry) not in dead:
+                continue
+            checked: set[Situation] = set()
+            holds: set[Situation] = set()
+            for verdict, situations in shared.values():
+                if id(entry) in verdict.checked:
+                    checked.update(situations)
+                    if id(entry) in verdict.unreachable:
+                        holds.update(situations)
             if not holds:
                 continue
             first = min(holds)
@@ -1128,6 +1141,9 @@ def lint_system(system: System, variants: bool = True) -> list[Finding]:
         linter = _Linter(system)
         linter.run()
         out = _findings(linter) + open_forcing_calls(system)
+        # Freed while the collector still sleeps: resumed, its first pass would otherwise
+        # traverse every object the walk made, which reference counting frees anyway.
+        del linter
     return (compile_variants(system) + out) if variants else out
 
 
