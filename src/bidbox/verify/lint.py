@@ -466,7 +466,10 @@ class _Sampler:
             cum += np.arange(cum.shape[0])[:, None]
             u = inv + draws[2 * suit * n:(2 * suit + 1) * n]
             choice = cum.reshape(-1).searchsorted(u) - inv * options
-            np.clip(choice, 0, options - 1, out=choice)
+            # Only the lower bound can bite (a draw at its row's very start); np.clip's
+            # Python wrapper cost more than the two ufuncs.
+            np.maximum(choice, 0, out=choice)
+            np.minimum(choice, options - 1, out=choice)
             key = lengths[:, suit] * options + choice  # the option is HCP * 4 + controls
             left = left - _TAKEN[choice]
             self._pick(hands, suit, key, draws[(2 * suit + 1) * n:(2 * suit + 2) * n])
@@ -477,8 +480,7 @@ class _Sampler:
     def _pick(self, hands: Array, suit: int, key: Array, draws: Array) -> None:
         """A holding of ``suit`` for each hand, uniformly among those with its key (length,
         HCP and controls)."""
-        size = self._counts.reshape(-1)[key].astype(np.int64)
-        pick = (draws * size).astype(np.int64)
+        pick = (draws * self._counts.reshape(-1)[key]).astype(np.int64)  # counts are whole
         hands[:, suit] = self._flat[self._start[key] + pick]
 
     def hands_at(self, points: Array, per: Array) -> tuple[Array, Array, Array]:
