@@ -275,6 +275,24 @@ class _Masks:
                 [a for a in alts if a is not None])
         return None
 
+    def _compose(self, c: And | Or | Not, ctx: TableContext) -> Array:
+        """``c`` on the profile space from its parts' kept masks: tosr's meanings are a few
+        hundred ranges (4+H, 11-15 HCP) combined thousands of ways, and a range over the
+        59,388 points costs twenty times an and of two masks."""
+        profile = self.profile
+        if isinstance(c, Not):
+            return ~self.get(profile, c.item, ctx)
+        items = c.items
+        out = self.get(profile, items[0], ctx).copy()  # kept masks are never written
+        for item in items[1:]:
+            if isinstance(c, And):
+                if not out.any():
+                    break  # as the predicate stops: nothing left to narrow
+                out &= self.get(profile, item, ctx)
+            else:
+                out |= self.get(profile, item, ctx)
+        return out
+
     def evaluate(self, features: Features, points: Array, c: Constraint, ctx: TableContext
                  ) -> Array:
         """``c`` on hands at the exact ``points`` whose masks are not kept (a sample being
@@ -309,6 +327,8 @@ class _Masks:
                 # A meaning on lengths, HCP and controls holds for a hand exactly when it
                 # holds at the hand's exact point: one look-up in the profile mask.
                 mask = self.get(self.profile, c, ctx)[space.points]
+            elif space is self.profile and isinstance(c, And | Or | Not):
+                mask = self._compose(c, ctx)
             else:
                 mask = self.predicate(c)(space.features, ctx)
             if self._bytes + mask.nbytes <= self.UNPACKED:
