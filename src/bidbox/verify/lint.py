@@ -1055,14 +1055,16 @@ def _findings(linter: _Linter) -> list[Finding]:
         reached = {s for s, v in record.verdicts.items() if v.checked}
         if not reached:
             continue
-        before = auction_text(record.caller_auction)
-        where = before or "the start"
         # Most situations share a verdict object: each entry is looked up once per
         # distinct verdict, and an entry no verdict finds unreachable not at all.
         shared: dict[int, tuple[_Verdict, list[Situation]]] = {}
         for s in reached:
             shared.setdefault(id(record.verdicts[s]), (record.verdicts[s], []))[1].append(s)
         dead = set().union(*(v.unreachable for v, _ in shared.values()))
+        if not dead and all(v.hole is None for v, _ in shared.values()):
+            continue  # nothing to report here (most nodes): its auction is not written
+        before = auction_text(record.caller_auction)
+        where = before or "the start"
         for entry in node.ordered():
             if id(entry) not in dead:
                 continue
