@@ -34,11 +34,13 @@ def table_context(auction: Auction, index: int) -> TableContext:
     ctx = _table_context(auction, index)
     _CONTEXTS[key] = (auction, ctx)  # the auction held with it: its id stays its own
     if len(_CONTEXTS) > _CONTEXTS_KEPT:
-        _CONTEXTS.pop(next(iter(_CONTEXTS)))
+        # An OrderedDict: a plain dict's first key is found by scanning past every slot
+        # popped before it, thousands of them in a long walk.
+        _CONTEXTS.popitem(last=False)
     return ctx
 
 
-_CONTEXTS: dict[tuple[int, int], tuple[Auction, TableContext]] = {}
+_CONTEXTS: OrderedDict[tuple[int, int], tuple[Auction, TableContext]] = OrderedDict()
 _CONTEXTS_KEPT = 4096
 
 
@@ -57,9 +59,9 @@ def _table_context(auction: Auction, index: int) -> TableContext:
             opening = i
             break
     partner_first = (index + 2) % 4  # partner's first turn
-    return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
+    return TableContext(seat=index % 4 + 1,  # the seat counted from the dealer
                         vul=auction.vul.is_vulnerable(seat),
-                        they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed,
+                        they_vul=auction.vul.is_vulnerable(seat.after(1)), passed=passed,
                         passed_before_opening=passed and opening > index % 4,
                         partner_passed=partner_first < index and opening > partner_first)
 
