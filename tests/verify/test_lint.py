@@ -159,3 +159,34 @@ def test_a_meaning_read_only_by_a_hand_that_passed_before_the_opening() -> None:
     witness = Hand.parse(hole.witness or "")
     hcp = evaluate_hand(witness)["hcp"]
     assert isinstance(hcp, int) and hcp >= 14 and witness.lengths[0] >= 5
+
+
+def test_the_collector_is_paused_only_while_linting() -> None:
+    import gc
+
+    from bidbox.verify.lint import collector_paused
+
+    system = compile_text(SYSTEM, "lint.bbx")
+    assert gc.isenabled()
+    with collector_paused():
+        assert not gc.isenabled()
+        with collector_paused():  # a nested pause does not resume it on leaving
+            pass
+        assert not gc.isenabled()
+        lint_system(system, variants=False)
+        assert not gc.isenabled()
+    assert gc.isenabled()
+    lint_system(system, variants=False)
+    assert gc.isenabled()
+    gc.disable()  # a caller that turned it off keeps it off
+    try:
+        lint_system(system, variants=False)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    try:  # a failing walk resumes it too
+        with collector_paused():
+            raise RuntimeError("walk failed")
+    except RuntimeError:
+        pass
+    assert gc.isenabled()

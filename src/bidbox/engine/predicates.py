@@ -55,9 +55,11 @@ def _column(f: Features, values: Array, suit: str) -> Array:
 
 
 def _range(values: Array, lo: float | None, hi: float | None) -> Array:
-    out = np.ones(values.shape[0], dtype=bool)
-    if lo is not None:
-        out &= values >= lo - _EPS
+    # The first comparison is the result's array: lint reads thousands of ranges on the
+    # profile space, where a third array call per range showed.
+    if lo is None:
+        return values <= hi + _EPS if hi is not None else np.ones(values.shape[0], dtype=bool)
+    out = values >= lo - _EPS
     if hi is not None:
         out &= values <= hi + _EPS
     return out

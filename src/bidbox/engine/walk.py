@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, Call, CallKind
@@ -34,23 +34,34 @@ def table_context(auction: Auction, index: int) -> TableContext:
     ctx = _table_context(auction, index)
     _CONTEXTS[key] = (auction, ctx)  # the auction held with it: its id stays its own
     if len(_CONTEXTS) > _CONTEXTS_KEPT:
-        _CONTEXTS.pop(next(iter(_CONTEXTS)))
+        # An OrderedDict: a plain dict's first key is found by scanning past every slot
+        # popped before it, thousands of them in a long walk.
+        _CONTEXTS.popitem(last=False)
     return ctx
 
 
-_CONTEXTS: dict[tuple[int, int], tuple[Auction, TableContext]] = {}
+_CONTEXTS: OrderedDict[tuple[int, int], tuple[Auction, TableContext]] = OrderedDict()
 _CONTEXTS_KEPT = 4096
 
 
 def _table_context(auction: Auction, index: int) -> TableContext:
     seat = auction.seat_of(index)
     calls = auction.calls
-    passed = any(calls[i].kind is CallKind.PASS for i in range(index % 4, index, 4))
-    opening = next((i for i in range(index) if calls[i].is_bid), index)
+    # Plain loops: the generator expressions cost more than the few calls they scan.
+    passed = False
+    for i in range(index % 4, index, 4):
+        if calls[i].kind is CallKind.PASS:
+            passed = True
+            break
+    opening = index
+    for i in range(index):
+        if calls[i].kind is CallKind.BID:
+            opening = i
+            break
     partner_first = (index + 2) % 4  # partner's first turn
-    return TableContext(seat=(int(seat) - int(auction.dealer)) % 4 + 1,
+    return TableContext(seat=index % 4 + 1,  # the seat counted from the dealer
                         vul=auction.vul.is_vulnerable(seat),
-                        they_vul=auction.vul.is_vulnerable(seat.lho), passed=passed,
+                        they_vul=auction.vul.is_vulnerable(seat.after(1)), passed=passed,
                         passed_before_opening=passed and opening > index % 4,
                         partner_passed=partner_first < index and opening > partner_first)
 
@@ -264,10 +275,10 @@ def _advance(state: TableState, call: Call, step: WalkStep) -> TableState:
     asks = (call.kind is CallKind.DOUBLE and step.entry is not None
             and (step.entry.is_artificial or bool(_NOT_PENALTY & set(step.entry.tags))))
     reached = _game_reached(auction, ours) and not asks
+    other = state.sides[theirs]  # built directly: dataclasses.replace costs a dozen calls
     sides = {ours: SideState(node, base, forced and not reached),
-             theirs: replace(state.sides[theirs],
-                             node=step_theirs(state.sides[theirs].node, call, step.entry),
-                             base=step_theirs(state.sides[theirs].base, call, step.entry))}
+             theirs: SideState(step_theirs(other.node, call, step.entry),
+                               step_theirs(other.base, call, step.entry), other.game_forced)}
     last = {**state.last, seat: step}
     return TableState(auction, sides, last, True, steps)
 

@@ -25,7 +25,10 @@ compiler itself checks every module, used or not.
 
 from __future__ import annotations
 
+import gc
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NamedTuple
@@ -272,6 +275,24 @@ class _Masks:
                 [a for a in alts if a is not None])
         return None
 
+    def _compose(self, c: And | Or | Not, ctx: TableContext) -> Array:
+        """``c`` on the profile space from its parts' kept masks: tosr's meanings are a few
+        hundred ranges (4+H, 11-15 HCP) combined thousands of ways, and a range over the
+        59,388 points costs twenty times an and of two masks."""
+        profile = self.profile
+        if isinstance(c, Not):
+            return ~self.get(profile, c.item, ctx)
+        items = c.items
+        out = self.get(profile, items[0], ctx).copy()  # kept masks are never written
+        for item in items[1:]:
+            if isinstance(c, And):
+                if not out.any():
+                    break  # as the predicate stops: nothing left to narrow
+                out &= self.get(profile, item, ctx)
+            else:
+                out |= self.get(profile, item, ctx)
+        return out
+
     def evaluate(self, features: Features, points: Array, c: Constraint, ctx: TableContext
                  ) -> Array:
         """``c`` on hands at the exact ``points`` whose masks are not kept (a sample being
@@ -306,6 +327,8 @@ class _Masks:
                 # A meaning on lengths, HCP and controls holds for a hand exactly when it
                 # holds at the hand's exact point: one look-up in the profile mask.
                 mask = self.get(self.profile, c, ctx)[space.points]
+            elif space is self.profile and isinstance(c, And | Or | Not):
+                mask = self._compose(c, ctx)
             else:
                 mask = self.predicate(c)(space.features, ctx)
             if self._bytes + mask.nbytes <= self.UNPACKED:
@@ -427,54 +450,58 @@ class _Sampler:
         remaining suits can make up the rest, then a holding with those values."""
         space = profile_space()
         lengths = space.lengths[points].astype(np.int64)
-        hcp_left = space.hcp[points].astype(np.int64)
-        ctrl_left = space.controls[points].astype(np.int64)
+        # What is left to make up, as one number (HCP * 13 + controls): the tables below
+        # are indexed by it, so a suit costs a few look-ups instead of the arithmetic on
+        # HCP and controls apart (a deal is a few hundred hands: its cost is the number of
+        # array calls, not their size).
+        left = space.hcp[points].astype(np.int64) * 13 + space.controls[points]
         n = points.shape[0]
         hands = np.empty((n, 4), dtype=np.int16)
-        h_opts, c_opts = _SUIT_OPTIONS
-        options = h_opts.shape[0]
+        options = _SUIT_OPTIONS[0].shape[0]
         tails = self._tails()
         lcodes = self._length_codes()
         counts = self._counts.reshape(14, options)
-        for suit in range(4):
-            if suit < 3:
-                # The weights depend only on what is left to make up (the remaining
-                # suits' lengths, HCP and controls), which many hands share: work them out
-                # once per such state, then draw each hand's choice from its state's row.
-                # (np.unique's steps written out: the call's overhead was most of a small
-                # deal; inv is each hand's rank among the states, as np.unique gives it.)
-                codes = (lcodes[suit][points] * 41 + hcp_left) * 13 + ctrl_left
-                perm = codes.argsort()
-                aux = codes[perm]
-                new_state = np.empty(n, dtype=bool)
-                new_state[:1] = True
-                np.not_equal(aux[1:], aux[:-1], out=new_state[1:])
-                inv = np.empty(n, dtype=np.int64)
-                inv[perm] = np.cumsum(new_state) - 1
-                first = perm[new_state]  # a hand of each state, in the states' order
-                hh = hcp_left[first, None] - h_opts
-                cc = ctrl_left[first, None] - c_opts
-                ok = (hh >= 0) & (cc >= 0)
-                # hh <= 37 and cc <= 12 always: only the lower clip can bite
-                index = ((lcodes[suit + 1][points[first], None] * 41 + np.maximum(hh, 0)) * 13
-                         + np.maximum(cc, 0))
-                ways = tails[2 - suit].take(index)
-                weight = counts[lengths[first, suit]] * ways * ok
-                cum = np.cumsum(weight, axis=1)
-                cum /= cum[:, -1:]
-                cum += np.arange(cum.shape[0])[:, None]
-                u = inv + self._rng.random(n)
-                choice = cum.reshape(-1).searchsorted(u) - inv * options
-                np.clip(choice, 0, options - 1, out=choice)
-                h, c = h_opts[choice], c_opts[choice]
-            else:
-                h, c = hcp_left, ctrl_left
-            key = (lengths[:, suit] * 11 + h) * 4 + c
-            size = self._counts.reshape(-1)[key].astype(np.int64)
-            pick = (self._rng.random(n) * size).astype(np.int64)
-            hands[:, suit] = self._flat[self._start[key] + pick]
-            hcp_left, ctrl_left = hcp_left - h, ctrl_left - c
+        draws = self._rng.random(7 * n)  # the draws in the order the suits use them
+        for suit in range(3):
+            # The weights depend only on what is left to make up (the remaining
+            # suits' lengths, HCP and controls), which many hands share: work them out
+            # once per such state, then draw each hand's choice from its state's row.
+            # (np.unique's steps written out: the call's overhead was most of a small
+            # deal; inv is each hand's rank among the states, as np.unique gives it.)
+            codes = lcodes[suit][points] * (41 * 13) + left
+            perm = codes.argsort()
+            aux = codes[perm]
+            new_state = np.empty(n, dtype=bool)
+            new_state[:1] = True
+            np.not_equal(aux[1:], aux[:-1], out=new_state[1:])
+            inv = np.empty(n, dtype=np.int64)
+            inv[perm] = np.cumsum(new_state) - 1
+            first = perm[new_state]  # a hand of each state, in the states' order
+            state_left = left[first]
+            index = lcodes[suit + 1][points[first], None] * (41 * 13) + _REST[state_left]
+            ways = tails[2 - suit].take(index)
+            weight = counts[lengths[first, suit]] * ways * _POSSIBLE[state_left]
+            cum = np.cumsum(weight, axis=1)
+            cum /= cum[:, -1:]
+            cum += np.arange(cum.shape[0])[:, None]
+            u = inv + draws[2 * suit * n:(2 * suit + 1) * n]
+            choice = cum.reshape(-1).searchsorted(u) - inv * options
+            # Only the lower bound can bite (a draw at its row's very start); np.clip's
+            # Python wrapper cost more than the two ufuncs.
+            np.maximum(choice, 0, out=choice)
+            np.minimum(choice, options - 1, out=choice)
+            key = lengths[:, suit] * options + choice  # the option is HCP * 4 + controls
+            left = left - _TAKEN[choice]
+            self._pick(hands, suit, key, draws[(2 * suit + 1) * n:(2 * suit + 2) * n])
+        key = (lengths[:, 3] * 11 + left // 13) * 4 + left % 13  # the last suit takes the rest
+        self._pick(hands, 3, key, draws[6 * n:])
         return hands
+
+    def _pick(self, hands: Array, suit: int, key: Array, draws: Array) -> None:
+        """A holding of ``suit`` for each hand, uniformly among those with its key (length,
+        HCP and controls)."""
+        pick = (draws * self._counts.reshape(-1)[key]).astype(np.int64)  # counts are whole
+        hands[:, suit] = self._flat[self._start[key] + pick]
 
     def hands_at(self, points: Array, per: Array) -> tuple[Array, Array, Array]:
         """``per[i]`` hands at each of the distinct ``points[i]``: the first ones dealt at
@@ -570,6 +597,15 @@ class _Sampler:
 
 _SUIT_OPTIONS = (np.repeat(np.arange(11), 4), np.tile(np.arange(4), 11))
 """Every (HCP, controls) one suit can hold, HCP major: the options a dealt suit draws from."""
+_LEFT = np.arange(41 * 13)[:, None]  # what is left to make up: HCP * 13 + controls
+_LEFT_HCP, _LEFT_CONTROLS = _LEFT // 13 - _SUIT_OPTIONS[0], _LEFT % 13 - _SUIT_OPTIONS[1]
+_POSSIBLE = (_LEFT_HCP >= 0) & (_LEFT_CONTROLS >= 0)
+"""[left, option]: whether a suit can take that option's HCP and controls."""
+_REST = np.maximum(_LEFT_HCP, 0) * 13 + np.maximum(_LEFT_CONTROLS, 0)
+"""[left, option]: what the other suits must make up after that option (0 where it
+cannot be: those rows weigh nothing), as the tail tables index it."""
+_TAKEN = _SUIT_OPTIONS[0] * 13 + _SUIT_OPTIONS[1]
+"""[option]: what the option takes from what is left."""
 _DENSE = 8
 """Hands per exact point kept in the sampler's dense bank (more go to a list per point)."""
 
@@ -739,7 +775,10 @@ class _Linter:
         self._choose: dict[int, tuple[CallEntry, Constraint, Constraint]] = {}
         # A node's verdict depends only on these; a situation that brings the same ones
         # (seat 1 and seat 2 when no guard reads the seat) reuses it.
-        self._seen: dict[tuple[object, ...], list[tuple[_Record, _Verdict]]] = {}
+        # Each kept as the (start, end) of its verdicts in ``log``, which only grows: a
+        # copy per subtree held every verdict once per node above it, which the cyclic
+        # collector then traversed again and again.
+        self._seen: dict[tuple[object, ...], tuple[int, int]] = {}
         # One reach per chain of facts, however many situations walk it (its exact mask
         # and its sample are then worked out once), and one verdict per node, reach and
         # context: opener's rebids are judged once for the four seats when only
@@ -886,8 +925,13 @@ class _Linter:
                id(their.base))
         seen = self._seen.get(key)
         if seen is not None:  # the same subtree: its verdicts hold in this situation too
-            for rec, verdict in seen:
-                self.file(rec, situation, verdict)
+            log = self.log
+            for i in range(*seen):
+                filed = log[i]  # filed again as the same pair: no new object per verdict
+                verdicts = filed[0].verdicts
+                if situation not in verdicts:
+                    verdicts[situation] = filed[1]
+                    log.append(filed)
             return
         mark = len(self.log)
         judged = (tuple(map(id, entries)), mine.key,
@@ -924,7 +968,7 @@ class _Linter:
             after, after_reach = self.step(state, reach, entry.call, step, denied=denied,
                                            exact=exact_fact)
             self.visit(entry.node, after, after_reach, opened)
-        self._seen[key] = self.log[mark:]
+        self._seen[key] = (mark, len(self.log))
 
     def file(self, record: _Record, situation: Situation, verdict: _Verdict) -> None:
         if situation not in record.verdicts:
@@ -957,10 +1001,10 @@ class _Linter:
             if not made:
                 unreachable[id(entry)] = not fits.any()
             taken |= fits
-        hole_mask = np.zeros(space.features.n, dtype=bool)
-        hole_mask[where[~taken]] = True
         hole = None
-        if hole_mask.any():
+        if not taken.all():  # the masks of the whole space only for a hole
+            hole_mask = np.zeros(space.features.n, dtype=bool)
+            hole_mask[where[~taken]] = True
             reach = np.zeros(space.features.n, dtype=bool)
             reach[where] = True
             hole = (_share(space, hole_mask, reach),
@@ -1011,11 +1055,26 @@ def _findings(linter: _Linter) -> list[Finding]:
         reached = {s for s, v in record.verdicts.items() if v.checked}
         if not reached:
             continue
+        # Most situations share a verdict object: each entry is looked up once per
+        # distinct verdict, and an entry no verdict finds unreachable not at all.
+        shared: dict[int, tuple[_Verdict, list[Situation]]] = {}
+        for s in reached:
+            shared.setdefault(id(record.verdicts[s]), (record.verdicts[s], []))[1].append(s)
+        dead = set().union(*(v.unreachable for v, _ in shared.values()))
+        if not dead and all(v.hole is None for v, _ in shared.values()):
+            continue  # nothing to report here (most nodes): its auction is not written
         before = auction_text(record.caller_auction)
         where = before or "the start"
         for entry in node.ordered():
-            checked = {s for s in reached if id(entry) in record.verdicts[s].checked}
-            holds = {s for s in checked if id(entry) in record.verdicts[s].unreachable}
+            if id(entry) not in dead:
+                continue
+            checked: set[Situation] = set()
+            holds: set[Situation] = set()
+            for verdict, situations in shared.values():
+                if id(entry) in verdict.checked:
+                    checked.update(situations)
+                    if id(entry) in verdict.unreachable:
+                        holds.update(situations)
             if not holds:
                 continue
             first = min(holds)
@@ -1100,9 +1159,49 @@ def lint_system(system: System, variants: bool = True) -> list[Finding]:
     """Unreachable calls and holes at every node of ``system`` (both sides play it) in
     every table situation, the forcing calls the notes leave open, and (``variants``) the
     compile errors of the option values it was not compiled with."""
-    linter = _Linter(system)
-    linter.run()
     from bidbox.verify.forcing import open_forcing_calls  # it builds on this module
 
-    out = _findings(linter) + open_forcing_calls(system)
+    with collector_paused():
+        linter = _Linter(system)
+        linter.run()
+        out = _findings(linter) + open_forcing_calls(system)
+        # Freed while the collector still sleeps: resumed, its first pass would otherwise
+        # traverse every object the walk made, which reference counting frees anyway.
+        del linter
     return (compile_variants(system) + out) if variants else out
+
+
+class _Pauses:
+    """How many walks have the cyclic collector paused, and whether to resume it after the
+    last one (a lock, since the web app may lint in several threads at once)."""
+
+    lock = threading.Lock()
+    depth = 0
+    resume = False
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic garbage collector off for the block, back as it was after it.
+
+    The walk keeps hundreds of thousands of objects alive (states, chains of facts,
+    masks' keys, the system's lazily read nodes) and makes almost no cycles (a few hundred
+    objects for tosr), yet each full collection traversed all of them again: a sixth of
+    tosr's walk and a third of magic-dlight's. Nested or concurrent pauses resume the
+    collector once, when the last ends."""
+    with _Pauses.lock:
+        if _Pauses.depth == 0:
+            _Pauses.resume = gc.isenabled()
+            gc.disable()
+        _Pauses.depth += 1
+    try:
+        yield
+    finally:
+        with _Pauses.lock:
+            _Pauses.depth -= 1
+            if _Pauses.depth == 0 and _Pauses.resume:
+                gc.enable()
+                # One pass now, over what survived the block (the walk's own objects are
+                # freed by then): left to the allocation that next trips the collector,
+                # it lands on whatever code runs next (a 300 ms stall in a later test).
+                gc.collect()
