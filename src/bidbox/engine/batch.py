@@ -307,11 +307,11 @@ def _node_measures(node: Node) -> frozenset[str]:
     out = frozenset(names)
     _NODE_MEASURES[id(node)] = (node, out)  # the node held with it: its id stays its own
     if len(_NODE_MEASURES) > _LEARNT_KEPT:
-        _NODE_MEASURES.pop(next(iter(_NODE_MEASURES)))
+        _NODE_MEASURES.popitem(last=False)
     return out
 
 
-_NODE_MEASURES: dict[int, tuple[Node, frozenset[str]]] = {}
+_NODE_MEASURES: OrderedDict[int, tuple[Node, frozenset[str]]] = OrderedDict()
 
 
 def _remember(place: _Place, keyed: frozenset[str]) -> None:

@@ -192,11 +192,11 @@ def estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
     out = _estimate_seats(state)
     _BY_STATE[id(state)] = (state, out)  # the state held with it: its id stays its own
     if len(_BY_STATE) > _BY_STATE_KEPT:
-        _BY_STATE.pop(next(iter(_BY_STATE)))
+        _BY_STATE.popitem(last=False)
     return dict(out)
 
 
-_BY_STATE: dict[int, tuple[TableState, dict[Seat, SeatEstimate]]] = {}
+_BY_STATE: OrderedDict[int, tuple[TableState, dict[Seat, SeatEstimate]]] = OrderedDict()
 _BY_STATE_KEPT = 16384
 
 

@@ -112,12 +112,12 @@ def read_state(state: TableState) -> list[CallReading]:
                 _READINGS.popitem(last=False)
         _BY_STEP[id(step)] = (step, reading)  # the step held with it: its id stays its own
         if len(_BY_STEP) > _READINGS_KEPT:
-            _BY_STEP.pop(next(iter(_BY_STEP)))
+            _BY_STEP.popitem(last=False)
         out.append(reading)
     return out
 
 
-_BY_STEP: dict[int, tuple[WalkStep, CallReading]] = {}
+_BY_STEP: OrderedDict[int, tuple[WalkStep, CallReading]] = OrderedDict()
 
 
 def _same_place(a: WalkStep, b: WalkStep) -> bool:

@@ -84,11 +84,12 @@ def candidates(node: Node, ctx: TableContext) -> list[CallEntry]:
     out = [e for e in node.ordered() if guard_holds(e, ctx)]
     _CANDIDATES[key] = (node, len(node.calls), out)  # the node held: its id stays its own
     if len(_CANDIDATES) > _CANDIDATES_KEPT:
-        _CANDIDATES.pop(next(iter(_CANDIDATES)))
+        _CANDIDATES.popitem(last=False)
     return out
 
 
-_CANDIDATES: dict[tuple[int, TableContext], tuple[Node, int, list[CallEntry]]] = {}
+_CANDIDATES: OrderedDict[tuple[int, TableContext], tuple[Node, int, list[CallEntry]]] = (
+    OrderedDict())
 _CANDIDATES_KEPT = 65536
 
 
@@ -185,11 +186,12 @@ def start(systems: Mapping[Side, System], auction: Auction) -> TableState:
     state = TableState(empty, sides, dict.fromkeys(Seat))
     _STARTS[key] = (ns, ew, state)  # the systems kept with it: their ids stay theirs
     if len(_STARTS) > _STARTS_KEPT:
-        _STARTS.pop(next(iter(_STARTS)))
+        _STARTS.popitem(last=False)
     return state
 
 
-_STARTS: dict[tuple[int, int, Seat, Vulnerability], tuple[System, System, TableState]] = {}
+_STARTS: OrderedDict[tuple[int, int, Seat, Vulnerability], tuple[System, System, TableState]] = (
+    OrderedDict())
 _STARTS_KEPT = 256
 
 
