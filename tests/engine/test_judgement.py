@@ -412,3 +412,48 @@ def test_five_of_an_agreed_major_is_a_slam_try() -> None:
     assert Call.parse("5S") in slam_tries_now(replay(auction, sbu())[1])
     asked = replay(Auction.parse("1S P 3S P 4NT P 5C P"), slam_try())[1]
     assert Call.parse("5S") not in slam_tries_now(asked)
+
+
+CONTROL_ANSWERS = ('system ctl\n1C hcp 16+ [f1, artificial] "strong"\n'
+                   '  1D hcp 0-7 [answer, artificial] "negative"\n'
+                   '  1H hcp 8+, controls <=2 [answer, artificial] "positive, 0-2 controls"\n'
+                   '  1S hcp 8+, controls 3-4 [answer, artificial] "positive, 3-4 controls"\n'
+                   '  1NT hcp 8+, controls 5+ [answer, artificial] "positive, 5+ controls"\n')
+"""A strong club whose positive answers tell controls (ace 2, king 1)."""
+
+
+@pytest.mark.parametrize("answer, aces", [("1H", 1.0), ("1NT", 3.0)])
+def test_partners_shown_controls_set_the_odds_of_its_aces(answer: str, aces: float) -> None:
+    # Partner's ace count follows from the controls it has shown, not from its share of
+    # the points: with 0-2 controls at most one ace, with 5+ opposite our one ace and two
+    # kings (the rest: three aces, two kings) most often two or three of the aces.
+    from bidbox.engine import judgement as J
+    from bidbox.engine.features import HandFeatures
+    systems = as_systems(compile_text(CONTROL_ANSWERS))
+    _, state = replay(Auction.parse(f"1C P {answer} P"), systems)
+    hf = HandFeatures(np.array([Hand.parse("AK32.K32.QJ2.QJ2").suits], dtype=np.int16))
+    p = J._prospects(state, hf)
+    assert p.partner_controls is not None and p.partner_aces is None
+    weights = J._ace_weights(p, hf, np.array([0]))[0]
+    assert weights.sum() == pytest.approx(1.0)
+    expected = float((weights * np.arange(5)).sum()) - 1.0  # partner's, ours taken away
+    if answer == "1H":
+        assert weights[3:].sum() == pytest.approx(0.0) and expected < aces
+    else:
+        assert weights[:2].sum() == pytest.approx(0.0) and expected > 1.5
+    # Without a word about controls the odds come from partner's share of the points.
+    _, plain = replay(Auction.parse("1C P"), systems)
+    assert J._prospects(plain, hf).partner_controls is None
+
+
+def test_partners_shown_aces_are_read_as_told() -> None:
+    from bidbox.engine import judgement as J
+    from bidbox.engine.features import HandFeatures
+    two_aces = '  2C hcp 8+, aces =2 [answer] "two aces"\n'
+    text = CONTROL_ANSWERS.replace('  1D hcp 0-7', two_aces + '  1D hcp 0-7')
+    _, state = replay(Auction.parse("1C P 2C P"), as_systems(compile_text(text)))
+    hf = HandFeatures(np.array([Hand.parse("AK32.K32.QJ2.QJ2").suits], dtype=np.int16))
+    p = J._prospects(state, hf)
+    assert p.partner_aces is not None and p.partner_aces[2] == pytest.approx(1.0)
+    weights = J._ace_weights(p, hf, np.array([0]))[0]
+    assert weights[3] == pytest.approx(1.0)  # our ace and partner's two

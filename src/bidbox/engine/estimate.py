@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache, lru_cache
 
 import numpy as np
@@ -43,6 +43,12 @@ class SeatEstimate:
     lengths_sd: tuple[float, float, float, float]
     min_hcp: int
     min_lengths: tuple[int, int, int, int]
+    controls: tuple[float, ...] | None = None
+    """P(controls = 0..12) over the hands the calls leave, where the calls speak of
+    controls (a control-showing answer, a denial of one); None where they do not, and
+    partner's aces are then read from partner's share of the points."""
+    aces: tuple[float, ...] | None = None
+    """P(aces = 0..4) the same way, where the calls speak of aces (a key-card answer)."""
 
 
 ESTIMATE_SAMPLE = 40_000
@@ -133,6 +139,26 @@ _BY_MASK: OrderedDict[tuple[bool, bytes], SeatEstimate] = OrderedDict()
 _BY_MASK_KEPT = 16384
 
 
+def _histogram(mask: Array, exact: bool, measure: str, size: int) -> tuple[float, ...]:
+    """P(``measure`` = 0..size-1) over the points of ``mask`` (all points when it holds
+    none), weighted as the moments are."""
+    weight, _ = _moments(exact)
+    values = _values(exact, measure)
+    index = np.flatnonzero(mask)
+    if index.size == 0:
+        index = np.arange(mask.size)
+    hist = np.bincount(values[index], weights=weight[index], minlength=size)[:size]
+    total = hist.sum()
+    return tuple(float(x) for x in (hist / total if total > 0 else hist))
+
+
+@cache
+def _values(exact: bool, measure: str) -> Array:
+    space: Features = profile_space() if exact else _estimate_pool()
+    return np.asarray(space.value(measure), dtype=np.intp)
+
+
+
 def _moments_of(mask: Array, exact: bool, size: int) -> SeatEstimate:
     """The estimate over the points of ``mask`` (all points when it holds none)."""
     weight, values = _moments(exact)
@@ -220,6 +246,11 @@ def _estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
             continue
         exact, mask = _seat_mask(key, readings)
         out[seat] = _estimate_of_mask(mask, exact, mask.size)
+        told = set().union(*(r.shows.measures() for r in readings if r.shows is not None))
+        if "controls" in told:
+            out[seat] = replace(out[seat], controls=_histogram(mask, exact, "controls", 13))
+        if "aces" in told and not exact:  # aces are read on the pool, never exactly
+            out[seat] = replace(out[seat], aces=_histogram(mask, exact, "aces", 5))
         _CACHE[key] = (readings, out[seat])
         if len(_CACHE) > _CACHE_SIZE:
             _CACHE.popitem(last=False)

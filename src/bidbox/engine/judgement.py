@@ -431,6 +431,8 @@ class _Prospects:
     combined_len: Array
     tricks: Array
     probs: Array
+    partner_controls: tuple[float, ...] | None = None  # SeatEstimate.controls of partner
+    partner_aces: tuple[float, ...] | None = None  # SeatEstimate.aces of partner
 
 
 def _prospects(state: TableState, hands: Features,
@@ -450,7 +452,9 @@ def _prospects(state: TableState, hands: Features,
     probs = trick_distribution(tricks, _sd_for(view, hands.n))
     contested = any(c.kind is not CallKind.PASS for i, c in enumerate(auction.calls)
                     if auction.seat_of(i).side is not seat.side)
-    return _Prospects(ctx, contested, seats, own_hcp, view, combined_len, tricks, probs)
+    partner = seats[seat.partner]
+    return _Prospects(ctx, contested, seats, own_hcp, view, combined_len, tricks, probs,
+                      partner.controls, partner.aces)
 
 
 def _judgements(options: list[Call], best: Array, duty: str, p: _Prospects,
@@ -852,10 +856,29 @@ _COMB = np.array([[math.comb(n, r) for r in range(5)] for n in range(5)], dtype=
 def _ace_weights(p: _Prospects, hands: Features, rows: Array) -> Array:
     """(len(rows), 5): the chance that the partnership holds 0-4 aces: our own counted,
     partner's spread over the others as a binomial with partner's share of the
-    outstanding points."""
+    outstanding points; or, where partner's calls told its aces (a key-card answer), those
+    odds, less what our own aces rule out; or, where they told its controls (a
+    control-showing answer), each control count partner may hold split into aces and
+    kings (:func:`_aces_from_controls`)."""
     own = np.asarray(hands.value("aces"), dtype=np.int64)[rows]
     left = 4 - own
     q = np.clip(p.view.hcp[rows] / np.maximum(40.0 - p.own_hcp[rows], 1.0), 0.0, 1.0)
+    if p.partner_aces is not None:
+        told = np.asarray(p.partner_aces)
+        k = np.arange(5)
+        fits = k[None, :] <= left[:, None]  # partner's count our aces leave possible
+        odds = np.where(fits, told[None, :], 0.0)
+        mass = odds.sum(axis=1, keepdims=True)
+        if (mass > 0).all():
+            odds = odds / mass
+            out = np.zeros((len(rows), 5))
+            for held in range(5):
+                out[np.arange(len(rows)), np.clip(own + held, 0, 4)] += odds[:, held]
+            return out
+    if p.partner_controls is not None:
+        kings = np.asarray(hands.value("controls"), dtype=np.int64)[rows] - 2 * own
+        return _aces_from_controls(np.asarray(p.partner_controls), own, kings, q,
+                                   p.own_hcp[rows], p.view.hcp[rows], p.view.hcp_sd)
     out = np.zeros((len(rows), 5))
     for total in range(5):
         k = total - own
@@ -863,6 +886,45 @@ def _ace_weights(p: _Prospects, hands: Features, rows: Array) -> Array:
         kk = np.clip(k, 0, 4)
         comb = _COMB[left, kk]
         out[:, total] = np.where(valid, comb * q ** kk * (1.0 - q) ** (left - kk), 0.0)
+    return out
+
+
+def _aces_from_controls(told: Array, own: Array, kings: Array, q: Array, own_hcp: Array,
+                        partner_hcp: Array, partner_sd: float) -> Array:
+    """(m, 5): P(partnership aces = 0..4) when partner's control count (ace 2, king 1) is
+    known as the distribution ``told`` (13,). Each count is split into the aces and kings
+    it can be made of from the ones we do not hold, every such combination weighed by
+    the number of ways to hold it, partner's share ``q`` of each outstanding card, and
+    how well the points it makes (with partner's share of the outstanding queens and
+    jacks) agree with partner's expected HCP: five controls in a 13-count are more often
+    A A K than A K K K. Counts our own cards rule out are dropped; if nothing is left,
+    the counts are ignored and every split is weighed as above."""
+    m = len(own)
+    left_a, left_k = 4 - own, 4 - kings
+    # Queens and jacks hold 12 HCP; the ones we do not hold are shared like the rest.
+    queens_jacks = np.clip(12.0 - (own_hcp - 4 * own - 3 * kings), 0.0, 12.0)
+    rest_mean = q * queens_jacks
+    spread2 = partner_sd ** 2 + 1.6 * q * (1.0 - q) * queens_jacks + 1.0
+    by_count = np.zeros((m, 13, 5))  # weight of (partner count c, partnership aces)
+    for a in range(5):
+        for k in range(5):
+            valid = (a <= left_a) & (k <= left_k)
+            cards = a + k
+            points = 4 * a + 3 * k + rest_mean
+            w = np.where(valid, _COMB[left_a, np.minimum(a, left_a)]
+                         * _COMB[left_k, np.minimum(k, left_k)]
+                         * q ** cards * (1.0 - q) ** (left_a + left_k - cards)
+                         * np.exp(-0.5 * (points - partner_hcp) ** 2 / spread2), 0.0)
+            total = np.clip(own + a, 0, 4)
+            by_count[np.arange(m), 2 * a + k, total] += w
+    per_count = by_count.sum(axis=2, keepdims=True)
+    split = np.divide(by_count, per_count, out=np.zeros_like(by_count), where=per_count > 0)
+    prior = told[None, :] * (per_count[:, :, 0] > 0)
+    mass = prior.sum(axis=1, keepdims=True)
+    # No count partner showed is possible beside our cards: fall back to the shares alone.
+    prior = np.where(mass > 0, prior / np.maximum(mass, 1e-300), per_count[:, :, 0]
+                     / np.maximum(per_count[:, :, 0].sum(axis=1, keepdims=True), 1e-300))
+    out: Array = (prior[:, :, None] * split).sum(axis=1)
     return out
 
 
