@@ -245,11 +245,19 @@ def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
     assert "eight or more cards in H" in fit.reason
     short = choose_call(Hand.parse("KQ4.J5.KQ32.A432"), Auction.parse("1H P"), system)
     assert short.call == Call.parse("3NT") and short.source == "system", short
-    # A 3NT that partner answers (a relay asking for more) is the notes' and stays.
-    asks = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
+    # A weak relay that partner passes with a minimum (TOSR's 3NT asking for controls)
+    # is mostly played in 3NT: the known fit plays in four instead. A 3NT that partner
+    # must answer is never the contract, and stays the notes'.
+    weak = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
                                    "  3NT hcp 13-15 [signoff, relay]\n"
                                    "    4C controls 5+ [answer]\n"
                                    "    P any\n", "ask.bbx"))
+    fit = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), weak)
+    assert fit.call == Call.parse("4H") and fit.source == "placement", fit
+    asks = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
+                                   "  3NT hcp 13-15 [signoff, relay]\n"
+                                   "    4C controls 5+ [answer]\n"
+                                   "    4D any [answer]\n", "ask.bbx"))
     kept = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), asks)
     assert kept.call == Call.parse("3NT"), kept
 

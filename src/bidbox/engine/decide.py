@@ -136,8 +136,11 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
     notes' call."""
     if entry.call != THREE_NT or entry.forcing is not Forcing.SIGNOFF or not hit.any():
         return [], hit  # a 3NT that describes (a fit, a maximum) lets partner choose
-    if any(e.call != PASS for e in entry.node.calls):
-        return [], hit  # partner answers it (TOSR's 3NT relay asking for controls)
+    answers = [e for e in entry.node.calls if e.call != PASS]
+    if answers and not any(e.call == PASS for e in entry.node.calls):
+        return [], hit  # partner must answer it: 3NT is never the contract
+    # TOSR's weak relay (partner passes with fewer than five controls) is mostly played
+    # in 3NT: a known major fit plays there instead, as it does over any 3NT sign-off.
     rows = np.flatnonzero(hit)
     out = []
     left = hit.copy()
