@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from typing import TypeVar
 
 import numpy as np
 
@@ -335,7 +337,18 @@ def _target(call: Call) -> Call:
 
 def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospects, _Prospects]]:
     """The chance that partner declines a try (holds less than the middle of what it has
-    shown), and the prospects on partner's upper and lower halves."""
+    shown), and the prospects on partner's upper and lower halves (worked out once per
+    prospects and partner: every try and slam of a step asks for the same halves)."""
+    kept = p.kept.get("halves")
+    if isinstance(kept, tuple) and kept[0] == partner:
+        return kept[1]  # type: ignore[no-any-return]
+    out = _halves_of(p, partner)
+    p.kept["halves"] = (partner, out)
+    return out
+
+
+def _halves_of(p: _Prospects, partner: SeatEstimate
+               ) -> tuple[Array, tuple[_Prospects, _Prospects]]:
     threshold = _accept_threshold(partner)
     mean = p.view.hcp
     sd = max(p.view.hcp_sd, 0.5)
@@ -431,6 +444,11 @@ class _Prospects:
     combined_len: Array
     tricks: Array
     probs: Array
+    kept: dict[str, object] = field(default_factory=dict, init=False, compare=False,
+                                    repr=False)
+    """What is worked out from these prospects more than once in a step (:func:`ace_mixed`,
+    :func:`_halves`): a judgement weighs several tries and slams on the same halves and
+    the same ace-aware distribution. Not an init field, so ``replace`` starts it empty."""
 
 
 def _prospects(state: TableState, hands: Features,
@@ -523,16 +541,20 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     # Teams score by IMPs, which a slam's bonus does not dominate as it does total points:
     # a slam is bid only where it gains IMPs on average against the notes' game and
     # against every other game, each scored on its own trick distribution.
-    vul = p.ctx.vul
-    gains = np.full((hands.n, len(slams)), np.inf)
-    for other in (game, *games):
-        for j, slam in enumerate(slams):
-            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, mixed, vul))
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
     makes = _blind_slam_ok(slams, mixed)
     fit = _slam_fit(state, hands, p, slams)
-    slam_ev = np.where((gains > 0) & makes & fit, ev[:, 1:], -np.inf)
+    eligible = makes & fit
+    vul = p.ctx.vul
+    gains = np.full((hands.n, len(slams)), np.inf)
+    # A slam's gains are read only where it makes and fits: one that no hand of the batch
+    # may bid is not weighed against the games (most hands sent to game hold no slam).
+    live = [j for j in range(len(slams)) if eligible[:, j].any()]
+    for other in (game, *games):
+        for j in live:
+            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slams[j], other, mixed, vul))
+    slam_ev = np.where((gains > 0) & eligible, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     invitations: set[Call] = set()
@@ -689,7 +711,27 @@ def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
 
 def slam_tries_now(state: TableState) -> frozenset[Call]:
     """The slam tries judgement may make next (:func:`_slam_tries_after`)."""
-    return _slam_tries_after(state.steps, state.next_seat)
+    kept = _TRIES_NOW.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    out = _slam_tries_after(state.steps, state.next_seat)
+    _keep(_TRIES_NOW, state, out)
+    return out
+
+
+def _keep(table: OrderedDict[int, tuple[TableState, _T]], state: TableState, value: _T) -> None:
+    """Keep ``value`` for the walk's ``state`` (held with it, so its id stays its own):
+    a reading of the calls so far, which every group and every later batch that judges at
+    the same state asks for again (the walk makes each state once)."""
+    table[id(state)] = (state, value)
+    if len(table) > _STATES_KEPT:
+        table.popitem(last=False)
+
+
+_T = TypeVar("_T")
+_STATES_KEPT = 16384
+_TRIES_NOW: OrderedDict[int, tuple[TableState, frozenset[Call]]] = OrderedDict()
+_ASKS_ACES: OrderedDict[int, tuple[TableState, bool]] = OrderedDict()
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -716,7 +758,12 @@ def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
 
 def asks_aces(state: TableState) -> bool:
     """Whether a 4NT judgement makes next would ask for aces (so it is no placement)."""
-    return _natural_suit_bid(state.steps, state.next_seat.side)
+    kept = _ASKS_ACES.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    out = _natural_suit_bid(state.steps, state.next_seat.side)
+    _keep(_ASKS_ACES, state, out)
+    return out
 
 
 def _pending_ask(steps: Sequence[WalkStep]) -> bool:
@@ -884,7 +931,18 @@ def ace_mixed(p: _Prospects, hands: Features) -> Array:
     ace-corrected distributions (:func:`_ace_prospects`) weighed by how many aces the
     partnership may hold (:func:`_ace_weights`). A hand with no ace of its own does not
     bid a slam that partner's points alone seem to make. Hands out of the slam zone keep
-    the plain distribution."""
+    the plain distribution. Worked out once per prospects and hands (read-only: the
+    judge, the ace ask, the tries and the slams past game all read the same one)."""
+    kept = p.kept.get("mixed")
+    if isinstance(kept, tuple) and kept[0] is hands:
+        return kept[1]  # type: ignore[no-any-return]
+    out = _ace_mixed(p, hands)
+    out.setflags(write=False)
+    p.kept["mixed"] = (hands, out)
+    return out
+
+
+def _ace_mixed(p: _Prospects, hands: Features) -> Array:
     out = p.probs.copy()
     rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
     if len(rows) == 0:
