@@ -362,7 +362,9 @@ def _halves_of(p: _Prospects, partner: SeatEstimate
         view = replace(p.view, hcp=partner_hcp, hcp_sd=sd * 0.6)
         tricks = estimate_tricks(p.own_hcp + partner_hcp, p.combined_len)
         probs = trick_distribution(tricks, _sd_for(view, len(mean)))
-        out.append(replace(p, view=view, tricks=tricks, probs=probs))
+        half = replace(p, view=view, tricks=tricks, probs=probs)
+        half.kept["shape"] = _shape_kept(p)  # partner's lengths, so the shape, are the same
+        out.append(half)
     return below, (out[0], out[1])
 
 
@@ -922,8 +924,30 @@ def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, 
     if not used:
         return {}
     stacked = _ace_prospects(p, np.repeat(np.array(used), m), np.tile(rows, len(used)),
-                             np.tile(_shape_shift(p, rows), (len(used), 1)))
+                             np.tile(_shape_rows(p, rows), (len(used), 1)))
     return {total: stacked[i * m:(i + 1) * m] for i, total in enumerate(used)}
+
+
+def _shape_kept(p: _Prospects) -> tuple[Array, Array]:
+    """The shape shift of each hand of ``p`` worked out so far, and which hands have it:
+    shared by ``p`` and its halves (they differ in partner's HCP, not its lengths)."""
+    kept = p.kept.get("shape")
+    if not isinstance(kept, tuple):
+        kept = p.kept["shape"] = (np.empty((len(p.tricks), 5)),
+                                  np.zeros(len(p.tricks), dtype=bool))
+    return kept
+
+
+def _shape_rows(p: _Prospects, rows: Array) -> Array:
+    """:func:`_shape_shift` of ``rows``, each hand's worked out once per prospects and
+    halves: the shift of a hand reads that hand's row alone, so it is the same values."""
+    shape, have = _shape_kept(p)
+    need = rows[~have[rows]]
+    if need.size:
+        shape[need] = _shape_shift(p, need)
+        have[need] = True
+    out: Array = shape[rows]
+    return out
 
 
 def ace_mixed(p: _Prospects, hands: Features) -> Array:
@@ -944,14 +968,30 @@ def ace_mixed(p: _Prospects, hands: Features) -> Array:
 
 def _ace_mixed(p: _Prospects, hands: Features) -> Array:
     out = p.probs.copy()
-    rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
+    rows, weights, by_aces = _zone(p, hands)
     if len(rows) == 0:
         return out
-    weights = _ace_weights(p, hands, rows)
     mixed = np.zeros((len(rows), 5, 14))
-    for total, probs in _prospects_by_aces(p, rows, weights).items():
+    for total, probs in by_aces.items():
         mixed += weights[:, total, None, None] * probs
     out[rows] = mixed
+    return out
+
+
+def _zone(p: _Prospects, hands: Features) -> tuple[Array, Array, dict[int, Array]]:
+    """The hands of the slam zone, their chances of each number of aces and their trick
+    distributions by aces (:func:`_prospects_by_aces`), kept for the ace ask, which reads
+    the same ones for its hands (all in the zone)."""
+    kept = p.kept.get("zone")
+    if isinstance(kept, tuple) and kept[0] is hands:
+        return kept[1]  # type: ignore[no-any-return]
+    rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
+    if len(rows) == 0:
+        out: tuple[Array, Array, dict[int, Array]] = (rows, np.zeros((0, 5)), {})
+    else:
+        weights = _ace_weights(p, hands, rows)
+        out = (rows, weights, _prospects_by_aces(p, rows, weights))
+    p.kept["zone"] = (hands, out)
     return out
 
 
@@ -1029,10 +1069,15 @@ def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call
         if len(rows) == 0:
             continue
         game, five, six = (Call.bid(k, suit) for k in (GAME_LEVEL[suit], 5, 6))
-        weights = _ace_weights(p, hands, rows)
+        # The zone's own weights and distributions (these hands are all in the zone):
+        # the same values as worked out for these rows alone, each row read by itself.
+        zone_rows, zone_weights, by_aces = _zone(p, hands)
+        at = np.searchsorted(zone_rows, rows)
+        weights = zone_weights[at]
         asked = np.zeros(len(rows))
         blind_slam = np.zeros(len(rows))
-        for total, probs in _prospects_by_aces(p, rows, weights).items():
+        for total in (t for t in range(5) if weights[:, t].any()):
+            probs = by_aces[total][at]
             w = weights[:, total]
             slam = _slam_after(probs, total, five, six, vul)
             asked += w * np.where(slam, _imp_gain(six, game, probs, vul),
