@@ -65,7 +65,20 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     has placed or signed off) or 'invited' (partner's judged game try: pass or game), from
     its side's calls as the walk read them.
     ``pass_defined``: the notes list a pass here, so partner's artificial call may be
-    passed (a transfer opening that responder may leave in, say)."""
+    passed (a transfer opening that responder may leave in, say). Kept per walk state:
+    it reads only the calls so far, and every group and later batch judging there asks."""
+    kept = _OBLIGATIONS.get(id(state))
+    if kept is not None and kept[0] is state and pass_defined in kept[1]:
+        return kept[1][pass_defined]
+    out = _obligation(state, pass_defined)
+    if kept is not None and kept[0] is state:
+        kept[1][pass_defined] = out
+    else:
+        _keep(_OBLIGATIONS, state, {pass_defined: out})
+    return out
+
+
+def _obligation(state: TableState, pass_defined: bool) -> str:
     auction = state.auction
     seat = auction.next_seat
     if not state.opened:
@@ -734,6 +747,7 @@ _T = TypeVar("_T")
 _STATES_KEPT = 16384
 _TRIES_NOW: OrderedDict[int, tuple[TableState, frozenset[Call]]] = OrderedDict()
 _ASKS_ACES: OrderedDict[int, tuple[TableState, bool]] = OrderedDict()
+_OBLIGATIONS: OrderedDict[int, tuple[TableState, dict[bool, str]]] = OrderedDict()
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
