@@ -937,8 +937,12 @@ def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, 
     m = len(rows)
     if not used:
         return {}
-    stacked = _ace_prospects(p, np.repeat(np.array(used), m), np.tile(rows, len(used)),
-                             np.tile(_shape_rows(p, rows), (len(used), 1)))
+    # The blocks stacked with concatenate: np.tile's own bookkeeping cost more than the
+    # copy on the few rows a step sends.
+    shape = _shape_rows(p, rows)
+    stacked = _ace_prospects(p, np.repeat(np.array(used), m),
+                             np.concatenate([rows] * len(used)),
+                             np.concatenate([shape] * len(used)))
     return {total: stacked[i * m:(i + 1) * m] for i, total in enumerate(used)}
 
 
