@@ -131,3 +131,38 @@ def test_kept_answers_give_the_auctions_of_a_fresh_start(sbu: dict[Side, System]
     assert sizes[-1] > 0, "no answers were kept"
     assert sizes[-1] == sizes[-2]  # the same deals again: nothing new to decide
     assert bid(other) == other_alone  # partly from the answers kept for the first deals
+
+
+def test_answers_kept_within_each_auctions_bound_give_the_same_auctions(
+        sbu: dict[Side, System], monkeypatch: pytest.MonkeyPatch) -> None:
+    """An auction keeps at most ``_MEMO_PLACE`` points (the opening seats' would fill the
+    whole bound): the points left out are decided again, the auctions stay the same, and
+    the answers kept from the first batch are kept (a first visit's too) and read back."""
+    deals = deal_batch(2000, seed=13)
+
+    def bid() -> list[Auction]:
+        return bid_batch(deals, sbu, Seat.N, Vulnerability.NONE, silent=Side.EW).auctions()
+
+    batch._MEMO.clear()
+    batch._LEARNT.clear()
+    alone = bid()
+    monkeypatch.setattr(batch, "_MEMO_PLACE", 4)
+    first_visits = []
+    keep_first = batch._first_memo
+
+    def first_memo(place: batch._Place, *args: object) -> batch._Memo:
+        first_visits.append(place)
+        return keep_first(place, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(batch, "_first_memo", first_memo)
+    batch._MEMO.clear()
+    batch._LEARNT.clear()
+    assert bid() == alone
+    after_first = {place: m.size for place, m in batch._MEMO.items()}
+    # A first visit whose step read fewer measures than its key keeps its answers too.
+    assert first_visits and all(after_first.get(place, 0) > 0 for place in first_visits)
+    for _ in range(2):
+        assert bid() == alone
+    assert max(m.size for m in batch._MEMO.values()) <= 4
+    assert all(batch._MEMO[place].size >= size for place, size in after_first.items()
+               if place in batch._MEMO)

@@ -29,6 +29,7 @@ def _forget() -> None:
     inference._READINGS.clear()
     estimate._CACHE.clear()
     estimate._BY_STATE.clear()
+    estimate._BY_CALLS.clear()
     estimate._MASKS.clear()
     batch._LEARNT.clear()
     walk._CHILDREN.clear()

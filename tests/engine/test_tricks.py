@@ -118,6 +118,21 @@ def test_vectorised_agrees_with_a_loop_of_single_hands() -> None:
     np.testing.assert_allclose(batch, one_by_one, rtol=0, atol=1e-12)
 
 
+def test_few_hands_read_in_python_floats_give_the_same_bits() -> None:
+    # One or two hands are read point by point (tricks._Table._few); the values must be
+    # numpy's bit for bit, or an auction could change with the size of its group.
+    rng = np.random.default_rng(6)
+    hcp, lengths = dealt_partnerships(400, seed=6)
+    hcp = np.where(rng.random(len(hcp)) < 0.5, hcp, hcp + rng.uniform(-3, 3, len(hcp)))
+    lengths = lengths + rng.choice([0.0, 0.5, -0.7, 1.3], lengths.shape)  # some off the tables
+    batch = estimate_tricks(hcp, lengths)  # 400 hands: the numpy form
+    for i in range(0, len(hcp), 2):
+        pair = estimate_tricks(hcp[i:i + 2], lengths[i:i + 2])
+        one = estimate_tricks(hcp[i:i + 1], lengths[i:i + 1])
+        assert pair.tobytes() == batch[i:i + 2].tobytes(), i
+        assert one.tobytes() == batch[i:i + 1].tobytes(), i
+
+
 def test_interpolates_between_cells_and_clips_beyond_them() -> None:
     lengths = np.array([[9.0, 7, 6, 4]] * 3)
     lo, mid, hi = estimate_tricks(np.array([25.0, 25.5, 26.0]), lengths)

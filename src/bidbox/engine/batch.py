@@ -24,7 +24,7 @@ import numpy as np
 from bidbox.core.auction import Auction
 from bidbox.core.calls import PASS, Call, CallKind
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.engine.decide import PLACEMENT, choose_at_node, decide
+from bidbox.engine.decide import PLACEMENT, Decision, choose_at_node, decide
 from bidbox.engine.features import (
     Array,
     DistinctFeatures,
@@ -164,8 +164,12 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
             read = frozenset(distinct.read) or keyed
             if memo is None and read != keyed:
                 # A first visit that read less than its key: group by what was read next
-                # time (fewer points), and keep answers from then on.
+                # time (fewer points), and keep the answers already by those measures, so
+                # that the next batch decides only the points this one has not met (a
+                # batch reaches each auction once: waiting for a second visit to keep
+                # them decided every point of the second batch again).
                 _remember(place, read)
+                _first_memo(place, read, ns, ew, hands, reps, decisions)
             else:
                 if memo is None:
                     memo = _new_memo(place, keyed, ns, ew)
@@ -173,9 +177,10 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
                 for d in decisions:
                     found[d.mask] = memo.outcome(d.call, d.source == PLACEMENT)
                 answer[todo] = found
-                memo.add(points[todo], digest[todo], found)
+                room = _room(memo, todo.size)
+                memo.add(points[todo[:room]], digest[todo[:room]], found[:room])
                 _remember(place, keyed)
-                _kept(todo.size)
+                _kept(room)
             if memo is None:
                 spread = inverse.reshape(-1)
                 return [_Chosen(d.call, d.mask[spread], d.source == PLACEMENT)
@@ -187,6 +192,25 @@ def _decide_distinct(state: TableState, hands: SubFeatures, systems: Mapping[Sid
             call, placement = memo.outcomes[int(k)]
             out.append(_Chosen(call, per_hand == k, placement))
         return out
+
+
+def _first_memo(place: _Place, read: frozenset[str], ns: System, ew: System,
+                hands: SubFeatures, reps: Array, decisions: list[Decision]) -> _Memo:
+    """A place's kept answers from a first visit whose step read only ``read``, fewer
+    measures than the representatives ``reps`` were told apart by: several of them share
+    a point of ``read`` and, the step having read nothing else, the same answer, so each
+    point is kept once (the answer of its first representative)."""
+    memo = _new_memo(place, read, ns, ew)
+    found = np.empty(len(reps), dtype=np.int32)
+    for d in decisions:
+        found[d.mask] = memo.outcome(d.call, d.source == PLACEMENT)
+    rows = hands.parent.points(read, reps)
+    rows, first = np.unique(rows, axis=0, return_index=True)
+    room = _room(memo, len(first))
+    rows, first = rows[:room], first[:room]
+    memo.add(rows, _digest(rows), found[first])
+    _kept(room)
+    return memo
 
 
 def _plain(state: TableState, hands: SubFeatures, systems: Mapping[Side, System]
@@ -272,6 +296,18 @@ def _forget(place: _Place) -> None:
     old = _MEMO.pop(place, None)
     if old is not None:
         _memo_points -= old.size
+
+
+_MEMO_PLACE = _MEMO_POINTS // 8
+"""Points one auction may keep. The opening seats' keys read a dozen measures, so nearly
+every hand is a point of its own there (142,000 of 200,000 at the root): unbounded, they
+took the whole bound at every batch of 200,000, each batch's evicting the answers of every
+other auction before the next batch reached it, and nothing kept was ever read again."""
+
+
+def _room(memo: _Memo, wanted: int) -> int:
+    """How many of ``wanted`` new points ``memo`` may still keep (the first ones)."""
+    return max(0, min(wanted, _MEMO_PLACE - memo.size))
 
 
 def _kept(added: int) -> None:

@@ -25,10 +25,10 @@ import numpy as np
 from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
-from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_state
+from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_steps
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
-from bidbox.engine.walk import TableState
+from bidbox.engine.walk import TableState, WalkStep
 from bidbox.lang.constraints import And, Constraint, Not, Or
 
 
@@ -227,33 +227,58 @@ _BY_STATE_KEPT = 16384
 
 
 def _estimate_seats(state: TableState) -> dict[Seat, SeatEstimate]:
-    """Every seat's estimate from the calls of the walk's ``state``. A seat's estimate is
-    kept by what its calls say (each call's entry, the entries it denies, its table
-    context), so every auction and every batch in which a seat has made the same calls
-    asks once. A kept value holds its readings, and so the entries whose ids make its key:
-    an id is never reused while it is kept."""
-    by_seat: dict[Seat, list[CallReading]] = {seat: [] for seat in Seat}
-    for reading in read_state(state):
-        if reading.shows is not None:
-            by_seat[reading.step.seat].append(reading)
+    """Every seat's estimate from the calls of the walk's ``state``.
+
+    A seat's estimate reads only its own calls, and a new state differs from the one
+    before it by one call, so three of the four seats have the estimate they had one call
+    earlier: each is kept by the seat's calls as step objects (a step is made once, by
+    the walk's advance, and shared by every state after it), compared by identity, and
+    only the seat that has called since is read (:func:`_seat_estimate`). In a contested
+    auction almost every state is new, and this is most of what a state's estimates cost."""
     out = {}
-    for seat, readings in by_seat.items():
-        key = tuple(_reading_key(r) for r in readings)
-        hit = _CACHE.get(key)
-        if hit is not None and all(_same(a, b) for a, b in zip(hit[0], readings, strict=True)):
-            _CACHE.move_to_end(key)
-            out[seat] = hit[1]
+    for seat in Seat:
+        last = state.last[seat]
+        if last is None:
+            out[seat] = _seat_estimate(state, ())
             continue
-        exact, mask = _seat_mask(key, readings)
-        out[seat] = _estimate_of_mask(mask, exact, mask.size)
-        told = set().union(*(r.shows.measures() for r in readings if r.shows is not None))
-        if "controls" in told:
-            out[seat] = replace(out[seat], controls=_histogram(mask, exact, "controls", 13))
-        if "aces" in told and not exact:  # aces are read on the pool, never exactly
-            out[seat] = replace(out[seat], aces=_histogram(mask, exact, "aces", 5))
-        _CACHE[key] = (readings, out[seat])
-        if len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
+        mine = state.steps[last.index::-4]  # seats call in turn: the seat's calls, last first
+        kept = _BY_CALLS.get(id(last))
+        if (kept is not None and len(kept[0]) == len(mine)
+                and all(a is b for a, b in zip(kept[0], mine, strict=True))):
+            out[seat] = kept[1]
+            continue
+        out[seat] = _seat_estimate(state, mine[::-1])
+        _BY_CALLS[id(last)] = (mine, out[seat])  # the steps held: their ids stay theirs
+        if len(_BY_CALLS) > _BY_STATE_KEPT:
+            _BY_CALLS.popitem(last=False)
+    return out
+
+
+_BY_CALLS: OrderedDict[int, tuple[tuple[WalkStep, ...], SeatEstimate]] = OrderedDict()
+
+
+def _seat_estimate(state: TableState, steps: tuple[WalkStep, ...]) -> SeatEstimate:
+    """One seat's estimate from its calls (``steps``, in order). It is kept by what the
+    calls say (each call's entry, the entries it denies, its table context), so every
+    auction and every batch in which a seat has made the same calls asks once. A kept
+    value holds its readings, and so the entries whose ids make its key: an id is never
+    reused while it is kept."""
+    readings = [r for r in read_steps(steps, state.auction) if r.shows is not None]
+    key = tuple(_reading_key(r) for r in readings)
+    hit = _CACHE.get(key)
+    if hit is not None and all(_same(a, b) for a, b in zip(hit[0], readings, strict=True)):
+        _CACHE.move_to_end(key)
+        return hit[1]
+    exact, mask = _seat_mask(key, readings)
+    out = _estimate_of_mask(mask, exact, mask.size)
+    told = set().union(*(r.shows.measures() for r in readings if r.shows is not None))
+    if "controls" in told:
+        out = replace(out, controls=_histogram(mask, exact, "controls", 13))
+    if "aces" in told and not exact:  # aces are read on the pool, never exactly
+        out = replace(out, aces=_histogram(mask, exact, "aces", 5))
+    _CACHE[key] = (readings, out)
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
     return out
 
 

@@ -8,7 +8,7 @@ partner is known to hold) and the regulation checks, so they cannot disagree.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -94,8 +94,13 @@ def read_state(state: TableState) -> list[CallReading]:
     """Every call of the walk's ``state`` as the table reads it. A reading is kept by what
     it depends on, so the batch bidder's groups, which share their earlier steps, and
     later batches that reach the same auctions read each call once."""
+    return read_steps(state.steps, state.auction)
+
+
+def read_steps(steps: Sequence[WalkStep], auction: Auction) -> list[CallReading]:
+    """:func:`read_state` of some of the steps of an auction (one seat's calls, say)."""
     out = []
-    for step in state.steps:
+    for step in steps:
         # A step object is made once, by the walk's advance from one state, and shared by
         # every state after it: its reading is found by its identity first, without the
         # key (whose calls before it are a new tuple to hash at every state).
@@ -103,10 +108,10 @@ def read_state(state: TableState) -> list[CallReading]:
         if mine is not None and mine[0] is step:
             out.append(mine[1])
             continue
-        key = _read_key(step, state.auction)
+        key = _read_key(step, auction)
         reading = _READINGS.get(key)
         if reading is None or not _same_place(reading.step, step):
-            reading = read_step(step, state.auction)
+            reading = read_step(step, auction)
             _READINGS[key] = reading
             if len(_READINGS) > _READINGS_KEPT:
                 _READINGS.popitem(last=False)

@@ -25,10 +25,12 @@ from __future__ import annotations
 
 import json
 import math
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
+from typing import TypeVar
 
 import numpy as np
 
@@ -63,7 +65,20 @@ def obligation(state: TableState, pass_defined: bool = False) -> str:
     has placed or signed off) or 'invited' (partner's judged game try: pass or game), from
     its side's calls as the walk read them.
     ``pass_defined``: the notes list a pass here, so partner's artificial call may be
-    passed (a transfer opening that responder may leave in, say)."""
+    passed (a transfer opening that responder may leave in, say). Kept per walk state:
+    it reads only the calls so far, and every group and later batch judging there asks."""
+    kept = _OBLIGATIONS.get(id(state))
+    if kept is not None and kept[0] is state and pass_defined in kept[1]:
+        return kept[1][pass_defined]
+    out = _obligation(state, pass_defined)
+    if kept is not None and kept[0] is state:
+        kept[1][pass_defined] = out
+    else:
+        _keep(_OBLIGATIONS, state, {pass_defined: out})
+    return out
+
+
+def _obligation(state: TableState, pass_defined: bool) -> str:
     auction = state.auction
     seat = auction.next_seat
     if not state.opened:
@@ -335,7 +350,18 @@ def _target(call: Call) -> Call:
 
 def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospects, _Prospects]]:
     """The chance that partner declines a try (holds less than the middle of what it has
-    shown), and the prospects on partner's upper and lower halves."""
+    shown), and the prospects on partner's upper and lower halves (worked out once per
+    prospects and partner: every try and slam of a step asks for the same halves)."""
+    kept = p.kept.get("halves")
+    if isinstance(kept, tuple) and kept[0] == partner:
+        return kept[1]  # type: ignore[no-any-return]
+    out = _halves_of(p, partner)
+    p.kept["halves"] = (partner, out)
+    return out
+
+
+def _halves_of(p: _Prospects, partner: SeatEstimate
+               ) -> tuple[Array, tuple[_Prospects, _Prospects]]:
     threshold = _accept_threshold(partner)
     mean = p.view.hcp
     sd = max(p.view.hcp_sd, 0.5)
@@ -349,7 +375,9 @@ def _halves(p: _Prospects, partner: SeatEstimate) -> tuple[Array, tuple[_Prospec
         view = replace(p.view, hcp=partner_hcp, hcp_sd=sd * 0.6)
         tricks = estimate_tricks(p.own_hcp + partner_hcp, p.combined_len)
         probs = trick_distribution(tricks, _sd_for(view, len(mean)))
-        out.append(replace(p, view=view, tricks=tricks, probs=probs))
+        half = replace(p, view=view, tricks=tricks, probs=probs)
+        half.kept["shape"] = _shape_kept(p)  # partner's lengths, so the shape, are the same
+        out.append(half)
     return below, (out[0], out[1])
 
 
@@ -433,6 +461,11 @@ class _Prospects:
     probs: Array
     partner_controls: tuple[float, ...] | None = None  # SeatEstimate.controls of partner
     partner_aces: tuple[float, ...] | None = None  # SeatEstimate.aces of partner
+    kept: dict[str, object] = field(default_factory=dict, init=False, compare=False,
+                                    repr=False)
+    """What is worked out from these prospects more than once in a step (:func:`ace_mixed`,
+    :func:`_halves`): a judgement weighs several tries and slams on the same halves and
+    the same ace-aware distribution. Not an init field, so ``replace`` starts it empty."""
 
 
 def _prospects(state: TableState, hands: Features,
@@ -527,16 +560,20 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     # Teams score by IMPs, which a slam's bonus does not dominate as it does total points:
     # a slam is bid only where it gains IMPs on average against the notes' game and
     # against every other game, each scored on its own trick distribution.
-    vul = p.ctx.vul
-    gains = np.full((hands.n, len(slams)), np.inf)
-    for other in (game, *games):
-        for j, slam in enumerate(slams):
-            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slam, other, mixed, vul))
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
     makes = _blind_slam_ok(slams, mixed)
     fit = _slam_fit(state, hands, p, slams)
-    slam_ev = np.where((gains > 0) & makes & fit, ev[:, 1:], -np.inf)
+    eligible = makes & fit
+    vul = p.ctx.vul
+    gains = np.full((hands.n, len(slams)), np.inf)
+    # A slam's gains are read only where it makes and fits: one that no hand of the batch
+    # may bid is not weighed against the games (most hands sent to game hold no slam).
+    live = [j for j in range(len(slams)) if eligible[:, j].any()]
+    for other in (game, *games):
+        for j in live:
+            gains[:, j] = np.minimum(gains[:, j], _imp_gain(slams[j], other, mixed, vul))
+    slam_ev = np.where((gains > 0) & eligible, ev[:, 1:], -np.inf)
     pick = np.argmax(slam_ev, axis=1)
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     invitations: set[Call] = set()
@@ -693,7 +730,28 @@ def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
 
 def slam_tries_now(state: TableState) -> frozenset[Call]:
     """The slam tries judgement may make next (:func:`_slam_tries_after`)."""
-    return _slam_tries_after(state.steps, state.next_seat)
+    kept = _TRIES_NOW.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    out = _slam_tries_after(state.steps, state.next_seat)
+    _keep(_TRIES_NOW, state, out)
+    return out
+
+
+def _keep(table: OrderedDict[int, tuple[TableState, _T]], state: TableState, value: _T) -> None:
+    """Keep ``value`` for the walk's ``state`` (held with it, so its id stays its own):
+    a reading of the calls so far, which every group and every later batch that judges at
+    the same state asks for again (the walk makes each state once)."""
+    table[id(state)] = (state, value)
+    if len(table) > _STATES_KEPT:
+        table.popitem(last=False)
+
+
+_T = TypeVar("_T")
+_STATES_KEPT = 16384
+_TRIES_NOW: OrderedDict[int, tuple[TableState, frozenset[Call]]] = OrderedDict()
+_ASKS_ACES: OrderedDict[int, tuple[TableState, bool]] = OrderedDict()
+_OBLIGATIONS: OrderedDict[int, tuple[TableState, dict[bool, str]]] = OrderedDict()
 
 
 def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], index: int
@@ -720,7 +778,12 @@ def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
 
 def asks_aces(state: TableState) -> bool:
     """Whether a 4NT judgement makes next would ask for aces (so it is no placement)."""
-    return _natural_suit_bid(state.steps, state.next_seat.side)
+    kept = _ASKS_ACES.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    out = _natural_suit_bid(state.steps, state.next_seat.side)
+    _keep(_ASKS_ACES, state, out)
+    return out
 
 
 def _pending_ask(steps: Sequence[WalkStep]) -> bool:
@@ -936,9 +999,35 @@ def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, 
     m = len(rows)
     if not used:
         return {}
-    stacked = _ace_prospects(p, np.repeat(np.array(used), m), np.tile(rows, len(used)),
-                             np.tile(_shape_shift(p, rows), (len(used), 1)))
+    # The blocks stacked with concatenate: np.tile's own bookkeeping cost more than the
+    # copy on the few rows a step sends.
+    shape = _shape_rows(p, rows)
+    stacked = _ace_prospects(p, np.repeat(np.array(used), m),
+                             np.concatenate([rows] * len(used)),
+                             np.concatenate([shape] * len(used)))
     return {total: stacked[i * m:(i + 1) * m] for i, total in enumerate(used)}
+
+
+def _shape_kept(p: _Prospects) -> tuple[Array, Array]:
+    """The shape shift of each hand of ``p`` worked out so far, and which hands have it:
+    shared by ``p`` and its halves (they differ in partner's HCP, not its lengths)."""
+    kept = p.kept.get("shape")
+    if not isinstance(kept, tuple):
+        kept = p.kept["shape"] = (np.empty((len(p.tricks), 5)),
+                                  np.zeros(len(p.tricks), dtype=bool))
+    return kept
+
+
+def _shape_rows(p: _Prospects, rows: Array) -> Array:
+    """:func:`_shape_shift` of ``rows``, each hand's worked out once per prospects and
+    halves: the shift of a hand reads that hand's row alone, so it is the same values."""
+    shape, have = _shape_kept(p)
+    need = rows[~have[rows]]
+    if need.size:
+        shape[need] = _shape_shift(p, need)
+        have[need] = True
+    out: Array = shape[rows]
+    return out
 
 
 def ace_mixed(p: _Prospects, hands: Features) -> Array:
@@ -946,16 +1035,43 @@ def ace_mixed(p: _Prospects, hands: Features) -> Array:
     ace-corrected distributions (:func:`_ace_prospects`) weighed by how many aces the
     partnership may hold (:func:`_ace_weights`). A hand with no ace of its own does not
     bid a slam that partner's points alone seem to make. Hands out of the slam zone keep
-    the plain distribution."""
+    the plain distribution. Worked out once per prospects and hands (read-only: the
+    judge, the ace ask, the tries and the slams past game all read the same one)."""
+    kept = p.kept.get("mixed")
+    if isinstance(kept, tuple) and kept[0] is hands:
+        return kept[1]  # type: ignore[no-any-return]
+    out = _ace_mixed(p, hands)
+    out.setflags(write=False)
+    p.kept["mixed"] = (hands, out)
+    return out
+
+
+def _ace_mixed(p: _Prospects, hands: Features) -> Array:
     out = p.probs.copy()
-    rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
+    rows, weights, by_aces = _zone(p, hands)
     if len(rows) == 0:
         return out
-    weights = _ace_weights(p, hands, rows)
     mixed = np.zeros((len(rows), 5, 14))
-    for total, probs in _prospects_by_aces(p, rows, weights).items():
+    for total, probs in by_aces.items():
         mixed += weights[:, total, None, None] * probs
     out[rows] = mixed
+    return out
+
+
+def _zone(p: _Prospects, hands: Features) -> tuple[Array, Array, dict[int, Array]]:
+    """The hands of the slam zone, their chances of each number of aces and their trick
+    distributions by aces (:func:`_prospects_by_aces`), kept for the ace ask, which reads
+    the same ones for its hands (all in the zone)."""
+    kept = p.kept.get("zone")
+    if isinstance(kept, tuple) and kept[0] is hands:
+        return kept[1]  # type: ignore[no-any-return]
+    rows = np.flatnonzero(p.tricks.max(axis=1) >= SLAM_ZONE)
+    if len(rows) == 0:
+        out: tuple[Array, Array, dict[int, Array]] = (rows, np.zeros((0, 5)), {})
+    else:
+        weights = _ace_weights(p, hands, rows)
+        out = (rows, weights, _prospects_by_aces(p, rows, weights))
+    p.kept["zone"] = (hands, out)
     return out
 
 
@@ -1033,10 +1149,15 @@ def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call
         if len(rows) == 0:
             continue
         game, five, six = (Call.bid(k, suit) for k in (GAME_LEVEL[suit], 5, 6))
-        weights = _ace_weights(p, hands, rows)
+        # The zone's own weights and distributions (these hands are all in the zone):
+        # the same values as worked out for these rows alone, each row read by itself.
+        zone_rows, zone_weights, by_aces = _zone(p, hands)
+        at = np.searchsorted(zone_rows, rows)
+        weights = zone_weights[at]
         asked = np.zeros(len(rows))
         blind_slam = np.zeros(len(rows))
-        for total, probs in _prospects_by_aces(p, rows, weights).items():
+        for total in (t for t in range(5) if weights[:, t].any()):
+            probs = by_aces[total][at]
             w = weights[:, total]
             slam = _slam_after(probs, total, five, six, vul)
             asked += w * np.where(slam, _imp_gain(six, game, probs, vul),

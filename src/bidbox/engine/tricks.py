@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
@@ -50,6 +51,8 @@ class _Table:
         coordinates, so the values are bit for bit those of that form, only cheaper on
         the small batches the bidder sends at each node)."""
         shape = self.table.shape
+        if coords[0].size <= _FEW_POINTS:
+            return self._few(coords)
         flat = self.table.reshape(-1)
         strides, corners = _corners(shape)
         start: npt.NDArray[np.intp] | None = None
@@ -70,6 +73,53 @@ class _Table:
                 weight = weight * (frac[k] if corner[k] else rest[k])
             out += weight * flat[start + offset]
         return out
+
+
+    def _few(self, coords: list[FloatArray]) -> FloatArray:
+        """:meth:`__call__` point by point in Python floats, for the one or two hands a
+        contested auction's step weighs: the same IEEE operations in the same order (a
+        float64 sum, product or floor is the same in numpy and in Python), so the same
+        values, without the dozens of numpy calls whose fixed cost is most of the time."""
+        shape = self.table.shape
+        flat = _flat_list(self.table)
+        strides, corners = _corners(shape)
+        columns = [c.reshape(-1).tolist() for c in coords]
+        out = []
+        for point in zip(*columns, strict=True):
+            start = 0
+            frac = []
+            for k, c in enumerate(point):
+                n = shape[k]
+                x = min(max(c - self.low[k], 0.0), n - 1.0)
+                i = min(math.floor(x), max(n - 2, 0))
+                start += i * strides[k]
+                frac.append(x - i if n > 1 else 0.0)
+            rest = [1.0 - f for f in frac]
+            total = 0.0
+            for corner, offset in corners:
+                weight = frac[0] if corner[0] else rest[0]
+                for k in range(1, len(corner)):
+                    weight = weight * (frac[k] if corner[k] else rest[k])
+                total += weight * flat[start + offset]
+            out.append(total)
+        return np.array(out, dtype=np.float64).reshape(np.shape(coords[0]))
+
+
+_FEW_POINTS = 8
+"""Points (hands times suits) up to which a table is read in Python floats: one or two
+hands; above it numpy's per-call cost is paid back."""
+
+
+_FLAT: dict[int, tuple[FloatArray, list[float]]] = {}
+
+
+def _flat_list(table: FloatArray) -> list[float]:
+    """The table's cells as Python floats, once per table (held with it: its id stays its
+    own)."""
+    kept = _FLAT.get(id(table))
+    if kept is None or kept[0] is not table:
+        kept = _FLAT[id(table)] = (table, table.reshape(-1).tolist())
+    return kept[1]
 
 
 @cache
