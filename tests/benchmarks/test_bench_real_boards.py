@@ -8,8 +8,6 @@ except one full table that checks the par computed from a table.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
@@ -25,19 +23,14 @@ from bidbox.lang.system import Forcing
 from bidbox.sim.double_dummy import full_tables
 from bidbox.sim.scoring import best_for_side, contract_class, imps
 
+from .support import load_benchmark
+
 ROOT = Path(__file__).parents[2]
-SCRIPT = ROOT / "benchmarks" / "bench_real_boards.py"
 REAL_PBN = ROOT / ".." / "shared" / "data" / "real-pbn"
 
 
-@cache
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_real_boards", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_real_boards"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_real_boards")
 
 
 @cache

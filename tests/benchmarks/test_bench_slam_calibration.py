@@ -4,10 +4,6 @@ decisions it records are the step's own, taken where a slam is in reach."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -19,19 +15,11 @@ from bidbox.engine import decide as decide_module
 from bidbox.lang import load_system
 from bidbox.sim.deals import board_dealer, board_vulnerability
 
-BENCHMARKS = Path(__file__).parents[2] / "benchmarks"
+from .support import load_benchmark
 
 
-@cache
 def bench() -> ModuleType:
-    sys.path.insert(0, str(BENCHMARKS))
-    spec = importlib.util.spec_from_file_location("bench_slam_calibration",
-                                                  BENCHMARKS / "bench_slam_calibration.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_slam_calibration"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_slam_calibration")
 
 
 def test_the_reliability_table_counts_each_bin() -> None:

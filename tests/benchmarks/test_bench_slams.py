@@ -4,9 +4,6 @@ it says it keeps, and its per-deal gain is the difference of the two tables' los
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from functools import cache
 from pathlib import Path
 from types import ModuleType
 
@@ -15,17 +12,11 @@ import numpy as np
 from bidbox.evaluate.dealer import deal_batch
 from bidbox.evaluate.holdings import tables as holding_tables
 
-SCRIPT = Path(__file__).parents[2] / "benchmarks" / "bench_slams.py"
+from .support import load_benchmark
 
 
-@cache
 def bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_slams", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_slams"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("bench_slams")
 
 
 def test_the_slam_zone_deals_are_those_with_the_points() -> None:

@@ -3,23 +3,14 @@ games, and the recorded tables' doubling of contested contracts two or more down
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from functools import cache
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from .support import load_benchmark
 
-@cache
+
 def tool() -> ModuleType:
-    path = Path(__file__).parents[2] / "benchmarks" / "game_misses.py"
-    spec = importlib.util.spec_from_file_location("game_misses", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["game_misses"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("game_misses")
 
 
 def _row(board: str, ours: str, ns: int, theirs: str, recorded_ns: int,

@@ -248,18 +248,15 @@ def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
     # A weak relay that partner passes with a minimum (TOSR's 3NT asking for controls)
     # is mostly played in 3NT: the known fit plays in four instead. A 3NT that partner
     # must answer is never the contract, and stays the notes'.
-    weak = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
-                                   "  3NT hcp 13-15 [signoff, relay]\n"
-                                   "    4C controls 5+ [answer]\n"
-                                   "    P any\n", "ask.bbx"))
-    fit = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), weak)
-    assert fit.call == Call.parse("4H") and fit.source == "placement", fit
-    asks = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
-                                   "  3NT hcp 13-15 [signoff, relay]\n"
-                                   "    4C controls 5+ [answer]\n"
-                                   "    4D any [answer]\n", "ask.bbx"))
-    kept = choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"), asks)
-    assert kept.call == Call.parse("3NT"), kept
+    def relay(*answers: str) -> Call:
+        text = "".join(f"    {a}\n" for a in answers)
+        systems = as_systems(compile_text("1H hcp 12-14, 5+H [opening]\n"
+                                          "  3NT hcp 13-15 [signoff, relay]\n" + text))
+        return choose_call(Hand.parse("KQ4.AJ54.KQ32.32"), Auction.parse("1H P"),
+                           systems).call
+
+    assert relay("4C controls 5+ [answer]", "P any") == Call.parse("4H")
+    assert relay("4C controls 5+ [answer]", "4D any [answer]") == Call.parse("3NT")
 
 
 SLAM_TRY = "system sl\n1S hcp 11-21, 5+S [opening]\n  3S hcp 10-12, 4+S [inv]\n"
