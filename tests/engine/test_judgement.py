@@ -259,6 +259,19 @@ def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
     assert relay("4C controls 5+ [answer]", "4D any [answer]") == Call.parse("3NT")
 
 
+def test_the_notes_pass_of_partners_3nt_gives_way_to_a_known_major_fit() -> None:
+    # A relayer who plays partner's 3NT answer (it shows five hearts) by the notes' pass
+    # plays 4H with four hearts of its own; with two, the pass stands.
+    system = as_systems(compile_text(
+        '1C hcp 16+ [f1, artificial] "strong"\n'
+        '  3NT hcp 8-10, 5+H, 0-3S, 2-3D, 2-3C [answer, artificial] "five hearts"\n'
+        '    P any [signoff] "plays the 3NT answer"\n'))
+    fit = choose_call(Hand.parse("KQ4.AJ54.K32.A32"), Auction.parse("1C P 3NT P"), system)
+    assert fit.call == Call.parse("4H") and fit.source == "placement", fit
+    short = choose_call(Hand.parse("KQ42.J5.KQ32.A32"), Auction.parse("1C P 3NT P"), system)
+    assert short.call == PASS and short.source == "system", short
+
+
 SLAM_TRY = "system sl\n1S hcp 11-21, 5+S [opening]\n  3S hcp 10-12, 4+S [inv]\n"
 """The notes stop after a limit raise: slam is the captain's to find."""
 
