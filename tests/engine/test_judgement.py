@@ -475,3 +475,21 @@ def test_partners_shown_aces_are_read_as_told() -> None:
     assert p.partner_aces is not None and p.partner_aces[2] == pytest.approx(1.0)
     weights = J._ace_weights(p, hf, np.array([0]))[0]
     assert weights[3] == pytest.approx(1.0)  # our ace and partner's two
+
+
+STAYMAN = ('1NT hcp 15-17, balanced [opening, nf]\n'
+           '  2C hcp 8+ [stayman, artificial, f1] "Stayman"\n'
+           '    2D 0-3S, 0-3H [artificial] "no four-card major"\n'
+           '      P any [priority -100] "the notes stop here"\n'
+           '    2H 4+H [natural] "hearts"\n'
+           '    2S 4+S, 0-3H [natural] "spades"\n')
+"""Stayman whose notes stop after the denial: the asker must place the contract."""
+
+
+def test_the_asker_never_leaves_partners_artificial_answer_in() -> None:
+    # The catch-all pass after 2D is the notes stopping, not a licence to play 2D: the
+    # answer says nothing of diamonds, and the hand that asked places the contract (five
+    # diamonds to an 8-count left 2D in before).
+    placed = choose_call(Hand.parse("K32.Q32.QJ432.32"), Auction.parse("1NT P 2C P 2D P"),
+                         as_systems(compile_text(STAYMAN)))
+    assert placed.call != PASS and "may not pass" in placed.reason, placed

@@ -119,6 +119,22 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
     return "free"
 
 
+def _answers_our_ask(state: TableState) -> bool:
+    """Whether partner's last call, artificial, answered an artificial forcing call of
+    ours (Stayman, a relay, an ask) with the opponent between passing: the answer tells
+    us partner's hand, not a strain to play, and the asker places the contract (canary's
+    1NT-2C-2D was passed by an 8-count; real boards)."""
+    seat = state.auction.next_seat
+    partner, mine = state.last[seat.partner], state.last[seat]
+    if partner is None or mine is None or partner.entry is None or mine.entry is None:
+        return False
+    if mine.index != partner.index - 2 or state.auction.calls[partner.index - 1] != PASS:
+        return False
+    forcing = mine.entry.forcing
+    return (partner.entry.is_artificial and mine.entry.is_artificial
+            and forcing is not None and forcing.is_forcing)
+
+
 def _forced_answer(state: TableState, partner: WalkStep) -> bool:
     """Whether partner's judged call answered a forcing call of ours: our last call
     before it forced one round (or more) and the opponent between passed."""
@@ -199,7 +215,9 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         return _answer_aces(hands)
     if _answered_ask(state) is not None:
         return after_ace_answer(state, hands)
-    duty = obligation(state, default_pass or PASS in defined)
+    # The notes' catch-all pass lets partner's artificial call stand (a transfer opening
+    # left in by a weak hand), but not an answer to our own ask: we asked, we place.
+    duty = obligation(state, PASS in defined or (default_pass and not _answers_our_ask(state)))
     if duty == "respect" or hands.n == 0:
         why = ("no opening fits: pass" if not state.opened else
                "partner has placed the contract (or signed off): pass")
