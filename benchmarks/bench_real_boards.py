@@ -63,6 +63,8 @@ from bidbox.core.calls import CallKind, Strain
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine import BidResult, as_systems, bid_batch, bid_deal
+from bidbox.engine.estimate import estimate_seats
+from bidbox.engine.walk import replay as walk_replay
 from bidbox.errors import BidboxError
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang import System, load_system
@@ -322,6 +324,7 @@ class BoardReplay:
     game_force_dropped: bool
     batch_auction: Auction
     artificial_left_by: str = ""  # the source of the pass that left it in; "" if natural
+    artificial_unshown: bool = False  # artificial final in a suit the side has not shown
 
     @property
     def agrees(self) -> bool:
@@ -338,6 +341,7 @@ class BoardReplay:
                 "fallback_pass_over_bid": self.fallback_pass_over_bid,
                 "artificial_final": self.artificial_final,
                 "artificial_left_by": self.artificial_left_by,
+                "artificial_final_unshown": self.artificial_unshown,
                 "game_force_dropped": self.game_force_dropped,
                 "batch_auction": str(self.batch_auction)}
 
@@ -391,6 +395,30 @@ def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
     if entry is not None and not getattr(entry, "is_default_pass", False):
         return "system"
     return call_source(results[after])
+
+
+_SUIT_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
+
+
+def artificial_unshown(auction: Auction, results: Sequence[BidResult],
+                       systems: Mapping[Side, System]) -> bool:
+    """Whether an artificial final contract is in a suit its side has not shown seven
+    cards in between them (the least each partner's calls promise): a relay or an answer
+    left in where the strain is not known to play. A no-trump contract, or a suit the
+    side is known to hold (a non-forcing relay passed with six of it, a transfer's suit),
+    names its strain as a contract whatever the call meant."""
+    contract = auction.contract
+    if contract is None or not artificial_final(auction, results):
+        return False
+    if contract.strain is Strain.NT:
+        return False
+    _, state = walk_replay(auction, systems)
+    seats = estimate_seats(state)
+    column = _SUIT_COLUMN[contract.strain]
+    declarer = contract.declarer
+    shown = (seats[declarer].min_lengths[column]
+             + seats[declarer.partner].min_lengths[column])
+    return shown < 7
 
 
 def game_force_dropped(auction: Auction, results: Sequence[BidResult]) -> bool:
@@ -451,7 +479,8 @@ def replay(boards: Sequence[RealBoard], system: System, name: str | None = None
             Counter(call_source(r) for r in results),
             fallback_pass_over_bid(auction, results), artificial_final(auction, results),
             game_force_dropped(auction, results), batch_auction,
-            artificial_left_by(auction, results)))
+            artificial_left_by(auction, results),
+            artificial_unshown(auction, results, systems)))
     return out
 
 
@@ -488,6 +517,7 @@ def summarize(run: SystemReplay) -> dict[str, Any]:
         "artificial_final": sum(r.artificial_final for r in rows),
         "artificial_final_left_by": dict(Counter(r.artificial_left_by for r in rows
                                                  if r.artificial_final)),
+        "artificial_final_unshown": sum(r.artificial_unshown for r in rows),
         "game_force_dropped": sum(r.game_force_dropped for r in rows),
         "batch_disagreements": len(disagree),
         "batch_disagreement_boards": disagree,
@@ -540,6 +570,8 @@ def report_lines(summaries: Sequence[dict[str, Any]]) -> list[str]:
         ("  left in by notes / base / judgement",
          [" / ".join(str(s["artificial_final_left_by"].get(k, 0))
                      for k in ("system", "base", "placement")) for s in summaries] + ["-"]),
+        ("  in a suit the side has not shown",
+         [str(s["artificial_final_unshown"]) for s in summaries] + ["0"]),
         ("game force dropped below game",
          [_share(s["game_force_dropped"], s["boards"]) for s in summaries] + ["-"]),
         ("one-hand vs batch disagreements",

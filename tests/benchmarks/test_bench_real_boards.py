@@ -170,3 +170,24 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
     assert b.artificial_left_by(auction, calls) == ""
     assert [b.call_source(c) for c in calls[:2]] == ["system", "fallback"]
     assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
+
+
+def test_an_artificial_final_in_a_suit_nobody_showed_is_told_apart() -> None:
+    # 1C that says nothing of clubs, passed out: the strain is a guess. The same call
+    # when partner's pass promises four clubs beside opener's three: a known fit.
+    from bidbox.engine import as_systems
+    from bidbox.lang import compile_text
+    b = bench()
+    auction = Auction.parse("1C P P P", Seat.N)
+    calls = [fake("1C", artificial=True)] + [fake("P")] * 3
+    short = as_systems(compile_text('1C hcp 12+ [artificial, opening] "any 12+"\n'
+                                    '  P any [signoff] "weak"\n'))
+    assert b.artificial_unshown(auction, calls, short)
+    shown = as_systems(compile_text('1C hcp 12+, 3+C [artificial, opening] "12+, 3+C"\n'
+                                    '  P 4+C [signoff] "weak with clubs"\n'))
+    assert not b.artificial_unshown(auction, calls, shown)
+    # A final contract in no-trump names its strain, and a natural one is not counted.
+    no_trump = Auction.parse("1NT P P P", Seat.N)
+    assert not b.artificial_unshown(no_trump, [fake("1NT", artificial=True)] + [fake("P")] * 3,
+                                    short)
+    assert not b.artificial_unshown(auction, [fake("1C")] + [fake("P")] * 3, short)
