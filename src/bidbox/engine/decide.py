@@ -136,28 +136,27 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
     (:func:`engine.judgement.major_game`), and the hands left to the notes' call."""
     if entry.forcing is not Forcing.SIGNOFF or not hit.any():
         return [], hit  # a 3NT that describes (a fit, a maximum) lets partner choose
-    game = entry.call
-    if entry.call == PASS:
-        # The notes' pass of partner's 3NT (a relayer playing a shape answer in 3NT):
-        # the same choice, the game being the contract the pass leaves.
+    if entry.call == THREE_NT:
+        calls = entry.node.calls
+        if any(e.call != PASS for e in calls) and not any(e.call == PASS for e in calls):
+            return [], hit  # partner must answer it: 3NT is never the contract
+        # TOSR's weak relay (partner passes with fewer than five controls) is mostly
+        # played in 3NT: a known major fit plays there instead, as over any 3NT sign-off.
+    elif entry.call == PASS:
+        # The notes' pass of partner's 3NT (a relayer playing a shape answer in 3NT): the
+        # same choice, the game being the contract the pass leaves.
         auction = state.auction
         last = auction.last_bid_index()
         if (last < 0 or auction.calls[last] != THREE_NT or auction.doubled
                 or auction.seat_of(last) is not auction.next_seat.partner):
             return [], hit
-        game = THREE_NT
-    elif entry.call != THREE_NT:
+    else:
         return [], hit
-    calls = entry.node.calls if entry.call == THREE_NT else []
-    if any(e.call != PASS for e in calls) and not any(e.call == PASS for e in calls):
-        return [], hit  # partner must answer it: 3NT is never the contract
-    # TOSR's weak relay (partner passes with fewer than five controls) is mostly played
-    # in 3NT: a known major fit plays there instead, as it does over any 3NT sign-off.
     rows = np.flatnonzero(hit)
     out = []
     left = hit.copy()
-    for j in major_game(state, hands.take(rows), game, defined) or []:
-        if j.call == game:
+    for j in major_game(state, hands.take(rows), THREE_NT, defined) or []:
+        if j.call == THREE_NT:
             continue
         mask = np.zeros(hands.n, dtype=bool)
         mask[rows[j.mask]] = True

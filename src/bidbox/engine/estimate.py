@@ -158,7 +158,6 @@ def _values(exact: bool, measure: str) -> Array:
     return np.asarray(space.value(measure), dtype=np.intp)
 
 
-
 def _moments_of(mask: Array, exact: bool, size: int) -> SeatEstimate:
     """The estimate over the points of ``mask`` (all points when it holds none)."""
     weight, values = _moments(exact)

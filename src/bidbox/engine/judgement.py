@@ -124,15 +124,13 @@ def _answers_our_ask(state: TableState) -> bool:
     ours (Stayman, a relay, an ask) with the opponent between passing: the answer tells
     us partner's hand, not a strain to play, and the asker places the contract (canary's
     1NT-2C-2D was passed by an 8-count; real boards)."""
-    seat = state.auction.next_seat
-    partner, mine = state.last[seat.partner], state.last[seat]
-    if partner is None or mine is None or partner.entry is None or mine.entry is None:
+    partner = state.last[state.next_seat.partner]
+    if partner is None or partner.entry is None or not partner.entry.is_artificial:
         return False
-    if mine.index != partner.index - 2 or state.auction.calls[partner.index - 1] != PASS:
+    if not _forced_answer(state, partner):
         return False
-    forcing = mine.entry.forcing
-    return (partner.entry.is_artificial and mine.entry.is_artificial
-            and forcing is not None and forcing.is_forcing)
+    ours = state.steps[partner.index - 2].entry  # not None: _forced_answer read it
+    return ours is not None and ours.is_artificial
 
 
 def _forced_answer(state: TableState, partner: WalkStep) -> bool:
