@@ -493,3 +493,28 @@ def test_the_asker_never_leaves_partners_artificial_answer_in() -> None:
     placed = choose_call(Hand.parse("K32.Q32.QJ432.32"), Auction.parse("1NT P 2C P 2D P"),
                          as_systems(compile_text(STAYMAN)))
     assert placed.call != PASS and "may not pass" in placed.reason, placed
+
+
+def test_stayman_is_not_slam_exploration() -> None:
+    # An ask below 3NT finds the strain; the notes' game after it is no slam bar, so a
+    # 20-count that found four spades opposite 12-14 looks past 4S (magic-dlight's real
+    # board: 4S, 6S makes). An ask from 3NT up, or a key-card ask, explored for slam.
+    from bidbox.engine.judgement import _explores
+    assert not _explores(Call.parse("2C"), ("ask", "artificial", "f1"))
+    assert not _explores(Call.parse("3S"), ("cue", "ask", "artificial"))
+    assert _explores(Call.parse("4C"), ("ask", "artificial"))
+    assert _explores(Call.parse("2NT"), ("control", "artificial"))
+    assert _explores(Call.parse("4NT"), ("blackwood", "artificial"))
+    system = compile_text(
+        "1NT hcp 12-14, balanced\n"
+        "  2C hcp 11+, 4+S [ask, artificial, f1] \"asks for a major\"\n"
+        "    2S 4+S [natural]\n"
+        "      4S hcp 11+, 4+S [signoff] \"game\"\n"
+        "    2D any [artificial, priority -5]\n", "stayman.bbx")
+    hand = Hand.parse("AKQ4.3.AQ972.AJ7")
+    result = choose_call(hand, Auction.parse("1NT P 2C P 2S P"), as_systems(system))
+    assert result.source == "placement" and result.call.is_bid
+    assert result.call.level >= 5 or result.call == Call.parse("4NT")
+    small = Hand.parse("KQ54.32.Q972.KJ3")  # 11 HCP: the notes' game stands
+    result = choose_call(small, Auction.parse("1NT P 2C P 2S P"), as_systems(system))
+    assert result.call == Call.parse("4S") and result.source == "system"

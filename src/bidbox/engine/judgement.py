@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 import math
 from collections import OrderedDict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cache, lru_cache
 from importlib import resources
@@ -532,12 +532,28 @@ against game at either vulnerability, and on 1,030 dealt slam-zone deals 0.5 gai
 for tosr, 8 changed; benchmarks/bench_slams.py's deals), the real boards unchanged."""
 
 
-_EXPLORED = frozenset({"ask", "blackwood", "gerber", "control", "cue"})
+_EXPLORED = frozenset({"blackwood", "gerber", "exclusion", "keycard", "control"})
 """Tags of calls that explore for slam: after one of ours the notes' sign-off is an
 informed one (no key cards, no control) and stands. A relay is not among them: it asks
 for shape, and a sign-off once the shape is told is the notes' game for every strength
 the relayer may hold; the captain who knows partner's shape weighs the slam (dealt deals,
 tosr: +0.16 and +0.10 IMPs a deal on two seeds, benchmarks/bench_slams.py)."""
+
+_EXPLORED_HIGH = frozenset({"ask", "cue", "cuebid"})
+"""Tags that explore for slam only from 3NT up. Below it an ask or a cue bid is about the
+strain (Stayman, a stopper, a shape, a cue-bid raise): a 20-count that asked for a major
+opposite 12-14 and found four has learnt the fit, not the slam."""
+
+
+_THREE_NT_RANK = Call.bid(3, Strain.NT).rank
+
+
+def _explores(step_call: Call, tags: Iterable[str]) -> bool:
+    """Whether a call of ours with ``tags`` explored for slam (:data:`_EXPLORED`)."""
+    tagged = set(tags)
+    if _EXPLORED & tagged:
+        return True
+    return bool(_EXPLORED_HIGH & tagged) and step_call.is_bid and step_call.rank >= _THREE_NT_RANK
 
 
 def sets_no_ceiling(call: Call, forcing: Forcing | None, state: TableState) -> bool:
@@ -550,7 +566,7 @@ def sets_no_ceiling(call: Call, forcing: Forcing | None, state: TableState) -> b
         return False
     side = state.next_seat.side
     return not any(step.seat.side is side and step.entry is not None
-                   and _EXPLORED & set(step.entry.tags) for step in state.steps)
+                   and _explores(step.entry.call, step.entry.tags) for step in state.steps)
 
 
 def beyond_game(state: TableState, hands: Features, game: Call,
