@@ -518,3 +518,49 @@ def test_stayman_is_not_slam_exploration() -> None:
     small = Hand.parse("KQ54.32.Q972.KJ3")  # 11 HCP: the notes' game stands
     result = choose_call(small, Auction.parse("1NT P 2C P 2S P"), as_systems(system))
     assert result.call == Call.parse("4S") and result.source == "system"
+
+
+def test_a_sacrifice_over_our_forced_game_is_doubled_not_passed_out() -> None:
+    # Responder's game force reached 4S; the opponents bid 5D over it and two passes
+    # follow: the last of the game-forcing side doubles rather than let them play it
+    # undoubled (magic-dlight's real board passed 5D out). Without the game force, or
+    # before the two passes, a pass stays a pass.
+    system = compile_text(
+        "1S hcp 12+, 5+S\n"
+        "  2NT hcp 13+, 4+S [gf, artificial] \"game-forcing raise\"\n"
+        "    4S any [signoff] \"minimum\"\n"
+        "  3S hcp 10-12, 4+S [inv] \"limit raise\"\n"
+        "    4S hcp 14+ [signoff] \"accepts\"\n", "gf.bbx")
+    systems = as_systems(system)
+    flat = Hand.parse("KJ852.Q73.KQ8.J4")  # a minimum: no reason to bid on at the five level
+    forced = Auction.parse("P P P 1S P 2NT P 4S 5D P P")
+    result = choose_call(flat, forced, systems)
+    assert result.call == Call.parse("X") and result.source == "placement"
+    assert "sacrificed in 5D" in result.reason
+    # partner's direct pass over 5D is the forcing pass: a pass, or a bid, never a double
+    direct = choose_call(Hand.parse("KJ843.AQ5.Q7.A95"), Auction.parse("P P P 1S P 2NT P 4S 5D"),
+                         systems)
+    assert direct.call != Call.parse("X")
+    invited = Auction.parse("P P P 1S P 3S P 4S 5D P P")  # no game force: their 5D may stand
+    assert choose_call(flat, invited, systems).call != Call.parse("X")
+
+
+def test_the_notes_slam_try_gives_way_to_an_odds_on_slam() -> None:
+    # The notes' 5S asks a 12-14 1NT for a maximum; a 20-count with four trumps and a
+    # singleton is past asking (sbu-level1's real board: 5S declined, 6S made). An
+    # 18-count that the same try fits still makes it.
+    system = compile_text(
+        "1NT hcp 12-14, balanced\n"
+        "  2C hcp 11+ [ask, artificial, f1] \"asks for a major\"\n"
+        "    2S 4+S [natural]\n"
+        "      5S hcp 18-20, 4+S [inv] \"slam try\"\n"
+        "        6S hcp 14 [signoff] \"maximum\"\n"
+        "        P any [priority -100] \"minimum\"\n"
+        "    2D any [artificial, priority -5]\n", "try.bbx")
+    systems = as_systems(system)
+    after = Auction.parse("1NT P 2C P 2S P")
+    strong = choose_call(Hand.parse("AKQ4.3.AQ972.AJ7"), after, systems)
+    assert strong.call == Call.parse("6S") and strong.source == "placement"
+    assert "past the notes' try" in strong.reason
+    modest = choose_call(Hand.parse("KQ54.Q32.AQ7.AJ3"), after, systems)
+    assert modest.call == Call.parse("5S") and modest.source == "system"

@@ -20,7 +20,14 @@ from bidbox.core.calls import GAME_LEVEL, PASS, Call, Strain
 from bidbox.core.seats import Side
 from bidbox.engine.estimate import estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
-from bidbox.engine.judgement import beyond_game, judge, major_game, sets_no_ceiling
+from bidbox.engine.judgement import (
+    beyond_game,
+    judge,
+    major_game,
+    notes_slam_try,
+    past_slam_try,
+    sets_no_ceiling,
+)
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
 from bidbox.lang.constraints import Constraint
@@ -129,6 +136,23 @@ def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Arra
     return out
 
 
+def _past_slam_try(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
+                   entry: CallEntry, slam: Call, defined: set[Call]) -> list[Decision]:
+    """The notes' slam try for the hands in ``hit``, except those whose captain bids the
+    slam at once (:func:`engine.judgement.past_slam_try`)."""
+    rows = np.flatnonzero(hit)
+    out = []
+    for judged in past_slam_try(state, hands.take(rows), entry.call, slam, defined):
+        mask = np.zeros(hands.n, dtype=bool)
+        mask[rows[judged.mask]] = True
+        if judged.call == entry.call:
+            out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
+        else:
+            out.append(Decision(judged.call, mask, None, PLACEMENT,
+                                f"{judged.reason} (the notes' {entry.call} at {entry.location})"))
+    return out
+
+
 def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
                 entry: CallEntry, defined: set[Call]) -> tuple[list[Decision], Array]:
     """The hands of ``hit`` whose captain plays four of a known major fit rather than the
@@ -197,6 +221,10 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
                 continue
             if sets_no_ceiling(entry.call, entry.forcing, state):
                 out.extend(_beyond_game(state, hands, hit, entry, set(defined)))
+                continue
+            slam = notes_slam_try(entry)
+            if slam is not None:
+                out.extend(_past_slam_try(state, hands, hit, entry, slam, set(defined)))
                 continue
             out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
     if remaining.any() and here.base is not None and state.opened:

@@ -35,7 +35,7 @@ from typing import TypeVar
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import ALL_BIDS, GAME_LEVEL, PASS, Call, CallKind, Strain
+from bidbox.core.calls import ALL_BIDS, DOUBLE, GAME_LEVEL, PASS, Call, CallKind, Strain
 from bidbox.core.scoring import imps_array, score_table
 from bidbox.core.seats import Seat, Side
 from bidbox.engine import kernels
@@ -85,6 +85,8 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
         return "respect"  # openings are the notes' alone
     if state.side(seat).game_forced:
         return "forced"
+    if _own_placement_doubled(state):
+        return "respect"
     partner = state.last[seat.partner]
     rho_quiet = bool(auction.calls) and auction.calls[-1] == PASS
     rho_no_bid = bool(auction.calls) and not auction.calls[-1].is_bid
@@ -117,6 +119,24 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
                     and not pass_defined):
                 return "forced"  # never leave partner in an artificial call
     return "free"
+
+
+def _own_placement_doubled(state: TableState) -> bool:
+    """Whether the contract is our side's judged bid, doubled, and its bidder is to call
+    or has passed the double: he chose it knowing what he held (a sacrifice, a competitive
+    bid), sat for the double, and running from it now only starts a rescue war (4S X,
+    5C X, 5S X on dealt deals once sacrifices over a game force were doubled)."""
+    auction = state.auction
+    calls = auction.calls
+    last_index = auction.last_bid_index()
+    if auction.doubled != 1 or last_index < 0 or state.steps[last_index].entry is not None:
+        return False
+    bidder = auction.seat_of(last_index)
+    if bidder.side is not auction.next_seat.side:
+        return False
+    double = max(i for i, c in enumerate(calls) if c.kind is CallKind.DOUBLE)
+    return bidder is auction.next_seat or any(
+        auction.seat_of(i) is bidder for i in range(double + 1, len(calls)))
 
 
 def _answers_our_ask(state: TableState) -> bool:
@@ -287,8 +307,39 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     best = np.argmax(ev_allowed, axis=1)
     out = _judgements(options, best, duty, p, _contract_ours(auction),
                       {options[j] for j in invitations})
+    if DOUBLE not in defined and sacrifice_over_our_game(state):
+        out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
     return _with_ace_ask(state, hands, p, defined, out, may_ask)
+
+
+def sacrifice_over_our_game(state: TableState) -> bool:
+    """Whether the opponents have bid over the game our game force reached, and the next
+    call, a pass, would end the auction: a game-forcing side that bid its game does not
+    let them play undoubled (the forcing pass, which partner's pass before this one was).
+    Their bid is a sacrifice against a game both of us said we can make, so the last of
+    us to speak doubles unless he bids on."""
+    auction = state.auction
+    calls = auction.calls
+    last_index = auction.last_bid_index()
+    side = auction.next_seat.side
+    if (last_index < 0 or auction.doubled or len(calls) - last_index != 3
+            or auction.seat_of(last_index).side is side
+            or calls[-1] != PASS or calls[-2] != PASS):
+        return False
+    ours = [step for step in state.steps[:last_index] if step.seat.side is side]
+    if not any(step.entry is not None and step.entry.forcing is Forcing.GAME_FORCING
+               for step in ours):
+        return False
+    return any(step.call.is_bid and step.call.strain is not None
+               and step.call.level >= GAME_LEVEL[step.call.strain] for step in ours)
+
+
+def _doubled_sacrifice(judged: Judgement, auction: Auction) -> Judgement:
+    last = auction.last_bid
+    return Judgement(DOUBLE, judged.mask,
+                     f"penalty: our game force bid game and they sacrificed in {last}; "
+                     f"rather than let them play it undoubled ({judged.reason})")
 
 
 def _with_ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
@@ -625,6 +676,52 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     return _with_ace_ask(state, hands, p, defined,
                          _judgements(options, best, "free", p, _contract_ours(auction),
                                      invitations))
+
+
+def notes_slam_try(entry: CallEntry) -> Call | None:
+    """The small slam an invitational call of the notes asks partner to bid with a
+    maximum (1NT-2C-2S-5S, a quantitative 4NT), or None: an invitational bid from 4NT up
+    in whose answers the notes bid that slam."""
+    call = entry.call
+    if not (entry.forcing is Forcing.INVITATIONAL and call.is_bid and call.strain is not None
+            and call.rank >= BLACKWOOD.rank and call.level < 6):
+        return None
+    slam = Call.bid(6, call.strain)
+    node = entry.node
+    if node is None or not any(e.call == slam for e in node.calls):
+        return None
+    return slam
+
+
+def past_slam_try(state: TableState, hands: Features, tried: Call, slam: Call,
+                  defined: set[Call]) -> list[Judgement]:
+    """For hands the notes send to the slam try ``tried``: the try, or its ``slam`` bid
+    at once where the captain's estimate, which sees the shape and the aces (the notes
+    count points), makes the slam odds-on and worth more IMPs than asking partner. A
+    20-count with four trumps and a singleton opposite 12-14 (the notes' 5S try, declined
+    by a minimum: 6S made on the real boards) is past asking."""
+    keep = [Judgement(tried, np.ones(hands.n, dtype=bool), "")]
+    if hands.n == 0 or not state.auction.is_legal(slam):
+        return keep
+    assert slam.strain is not None
+    p = _prospects(state, hands)
+    mixed = ace_mixed(p, hands)
+    game = Call.bid(GAME_LEVEL[slam.strain], slam.strain)
+    # Both gains are against the same game, so they compare: the try is the slam on
+    # partner's upper half and the try itself left in on the lower.
+    gain = _imp_gain(slam, game, mixed, bool(p.ctx.vul))
+    bid = gain > _try_gain(state, p, hands, tried, game)
+    bid &= _blind_slam_ok([slam], mixed)[:, 0] & _slam_fit(state, hands, p, [slam])[:, 0]
+    if not bid.any():
+        return keep
+    odds = _slam_odds([slam], mixed[bid])[:, 0].mean()
+    estimate = _reason(slam, "free", p.combined_len[bid], p.tricks[bid], p.view.hcp[bid],
+                       p.own_hcp[bid], False)
+    why = f"{estimate} ({odds:.0%} for twelve tricks, counting shape and aces: past the notes' try)"
+    out = [Judgement(slam, bid, why)]
+    if (~bid).any():
+        out.append(Judgement(tried, ~bid, ""))
+    return out
 
 
 def _try_gain(state: TableState, p: _Prospects, hands: Features, call: Call, game: Call
