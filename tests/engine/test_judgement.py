@@ -564,3 +564,18 @@ def test_the_notes_slam_try_gives_way_to_an_odds_on_slam() -> None:
     assert "past the notes' try" in strong.reason
     modest = choose_call(Hand.parse("KQ54.Q32.AQ7.AJ3"), after, systems)
     assert modest.call == Call.parse("5S") and modest.source == "system"
+
+
+def test_four_of_the_major_in_place_of_the_notes_3nt_still_looks_past_game() -> None:
+    # TOSR's relays found partner's 3-4-2-4 opposite seven hearts: the notes' 3NT sign-off
+    # becomes 4H for the major fit, and 4H is a game like any other, so the captain with
+    # eleven trumps and controls looks past it (real board: 4H, 6H made). A relayer who
+    # holds less stays in the game.
+    systems = as_systems(load_system("tosr"))
+    relays = Auction.parse("1D P 1H P 1S P 1NT P 2D P 2H P 2S P", Seat.S,
+                           Vulnerability.parse("ew"))
+    result = choose_call(Hand.parse("AJ6.AK98752.K3.J"), relays, systems)
+    assert result.source == "placement"
+    assert result.call in (Call.parse("6H"), Call.parse("4NT"))
+    small = choose_call(Hand.parse("KJ6.AQ98752.Q3.J"), relays, systems)  # 13: game
+    assert small.call == Call.parse("4H")

@@ -21,12 +21,14 @@ from bidbox.core.seats import Side
 from bidbox.engine.estimate import estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
 from bidbox.engine.judgement import (
+    Judgement,
     beyond_game,
     judge,
     major_game,
     notes_slam_try,
     past_slam_try,
     sets_no_ceiling,
+    slam_explored,
 )
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
@@ -179,7 +181,12 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
     rows = np.flatnonzero(hit)
     out = []
     left = hit.copy()
-    for j in major_game(state, hands.take(rows), THREE_NT, defined) or []:
+    sub = hands.take(rows)
+    # Four of the major is a game like the notes' 3NT: where our side has not explored
+    # for slam, the captain still looks past it (a 7-4 heart fit after TOSR's relays
+    # stopped in 4H, 6H made).
+    explored = slam_explored(state)
+    for j in major_game(state, sub, THREE_NT, defined) or []:
         if j.call == THREE_NT:
             continue
         mask = np.zeros(hands.n, dtype=bool)
@@ -187,8 +194,15 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
         left &= ~mask
         fit = ("" if j.call.strain is Strain.NT else
                f"; the partnership holds eight or more cards in {j.call.strain}")
-        out.append(Decision(j.call, mask, None, PLACEMENT,
-                            f"{j.reason} (the notes' {entry.call} is at {entry.location}{fit})"))
+        where = f"(the notes' {entry.call} is at {entry.location}{fit})"
+        past = ([Judgement(j.call, np.ones(int(j.mask.sum()), dtype=bool), "")] if explored
+                else beyond_game(state, sub.take(np.flatnonzero(j.mask)), j.call, defined))
+        picked = rows[j.mask]
+        for k in past:
+            mask = np.zeros(hands.n, dtype=bool)
+            mask[picked[k.mask]] = True
+            reason = j.reason if k.call == j.call else k.reason
+            out.append(Decision(k.call, mask, None, PLACEMENT, f"{reason} {where}"))
     return out, left
 
 

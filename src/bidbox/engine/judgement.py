@@ -615,9 +615,15 @@ def sets_no_ceiling(call: Call, forcing: Forcing | None, state: TableState) -> b
     if not (forcing is Forcing.SIGNOFF and call.is_bid and call.strain is not None
             and GAME_LEVEL[call.strain] <= call.level < 6):
         return False
+    return not slam_explored(state)
+
+
+def slam_explored(state: TableState) -> bool:
+    """Whether the next seat's side has explored for slam (:data:`_EXPLORED`): an ace
+    ask, a control ask or a cue bid of ours, whose answer a later game sign-off heeds."""
     side = state.next_seat.side
-    return not any(step.seat.side is side and step.entry is not None
-                   and _explores(step.entry.call, step.entry.tags) for step in state.steps)
+    return any(step.seat.side is side and step.entry is not None
+               and _explores(step.entry.call, step.entry.tags) for step in state.steps)
 
 
 def beyond_game(state: TableState, hands: Features, game: Call,
