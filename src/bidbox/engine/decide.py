@@ -125,17 +125,10 @@ def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Arra
     """The notes' game sign-off for the hands in ``hit``, except those for which the
     captain bids a slam the notes do not define here."""
     rows = np.flatnonzero(hit)
-    out = []
-    for judged in beyond_game(state, hands.take(rows), entry.call, defined):
-        mask = np.zeros(hands.n, dtype=bool)
-        mask[rows[judged.mask]] = True
-        if judged.call == entry.call:
-            out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
-        else:
-            out.append(Decision(judged.call, mask, None, PLACEMENT,
-                                f"{judged.reason} (the notes sign off in {entry.call} "
-                                f"and name no slam route: {entry.location})"))
-    return out
+    judged = beyond_game(state, hands.take(rows), entry.call, defined)
+    return _as_decisions(judged, rows, hands.n, entry,
+                         f"(the notes sign off in {entry.call} and name no slam route: "
+                         f"{entry.location})")
 
 
 def _past_slam_try(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
@@ -143,15 +136,23 @@ def _past_slam_try(state: TableState, hands: HandFeatures | SubFeatures, hit: Ar
     """The notes' slam try for the hands in ``hit``, except those whose captain bids the
     slam at once (:func:`engine.judgement.past_slam_try`)."""
     rows = np.flatnonzero(hit)
+    judged = past_slam_try(state, hands.take(rows), entry.call, slam, defined)
+    return _as_decisions(judged, rows, hands.n, entry,
+                         f"(the notes' {entry.call} at {entry.location})")
+
+
+def _as_decisions(judged: list[Judgement], rows: Array, n: int, entry: CallEntry,
+                  where: str) -> list[Decision]:
+    """Judgements over the hands ``rows`` of a batch of ``n`` as its decisions: the notes'
+    own call where judgement kept it, else a placement that says where the notes stood."""
     out = []
-    for judged in past_slam_try(state, hands.take(rows), entry.call, slam, defined):
-        mask = np.zeros(hands.n, dtype=bool)
-        mask[rows[judged.mask]] = True
-        if judged.call == entry.call:
+    for j in judged:
+        mask = np.zeros(n, dtype=bool)
+        mask[rows[j.mask]] = True
+        if j.call == entry.call:
             out.append(Decision(entry.call, mask, entry, SYSTEM, _system_reason(entry)))
         else:
-            out.append(Decision(judged.call, mask, None, PLACEMENT,
-                                f"{judged.reason} (the notes' {entry.call} at {entry.location})"))
+            out.append(Decision(j.call, mask, None, PLACEMENT, f"{j.reason} {where}"))
     return out
 
 
