@@ -10,7 +10,7 @@ with the chosen call, so the two cannot disagree.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
@@ -132,11 +132,11 @@ def _beyond_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Arra
 
 
 def _past_slam_try(state: TableState, hands: HandFeatures | SubFeatures, hit: Array,
-                   entry: CallEntry, slam: Call, defined: set[Call]) -> list[Decision]:
+                   entry: CallEntry, slam: Call) -> list[Decision]:
     """The notes' slam try for the hands in ``hit``, except those whose captain bids the
     slam at once (:func:`engine.judgement.past_slam_try`)."""
     rows = np.flatnonzero(hit)
-    judged = past_slam_try(state, hands.take(rows), entry.call, slam, defined)
+    judged = past_slam_try(state, hands.take(rows), entry.call, slam)
     return _as_decisions(judged, rows, hands.n, entry,
                          f"(the notes' {entry.call} at {entry.location})")
 
@@ -190,20 +190,19 @@ def _major_game(state: TableState, hands: HandFeatures | SubFeatures, hit: Array
     for j in major_game(state, sub, THREE_NT, defined) or []:
         if j.call == THREE_NT:
             continue
-        mask = np.zeros(hands.n, dtype=bool)
-        mask[rows[j.mask]] = True
-        left &= ~mask
+        left[rows[j.mask]] = False
         fit = ("" if j.call.strain is Strain.NT else
                f"; the partnership holds eight or more cards in {j.call.strain}")
-        where = f"(the notes' {entry.call} is at {entry.location}{fit})"
-        past = ([Judgement(j.call, np.ones(int(j.mask.sum()), dtype=bool), "")] if explored
-                else beyond_game(state, sub.take(np.flatnonzero(j.mask)), j.call, defined))
-        picked = rows[j.mask]
-        for k in past:
-            mask = np.zeros(hands.n, dtype=bool)
-            mask[picked[k.mask]] = True
-            reason = j.reason if k.call == j.call else k.reason
-            out.append(Decision(k.call, mask, None, PLACEMENT, f"{reason} {where}"))
+        if explored:
+            past, over = [j], rows
+        else:
+            picked = np.flatnonzero(j.mask)
+            past = [replace(k, reason=j.reason) if k.call == j.call else k
+                    for k in beyond_game(state, sub.take(picked), j.call, defined)]
+            over = rows[picked]
+        # The notes' call here is 3NT or the pass of it, so every call made is a placement.
+        out.extend(_as_decisions(past, over, hands.n, entry,
+                                 f"(the notes' {entry.call} is at {entry.location}{fit})"))
     return out, left
 
 
@@ -239,7 +238,7 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
                 continue
             slam = notes_slam_try(entry)
             if slam is not None:
-                out.extend(_past_slam_try(state, hands, hit, entry, slam, set(defined)))
+                out.extend(_past_slam_try(state, hands, hit, entry, slam))
                 continue
             out.append(Decision(entry.call, hit, entry, SYSTEM, _system_reason(entry)))
     if remaining.any() and here.base is not None and state.opened:

@@ -699,8 +699,8 @@ def notes_slam_try(entry: CallEntry) -> Call | None:
     return slam
 
 
-def past_slam_try(state: TableState, hands: Features, tried: Call, slam: Call,
-                  defined: set[Call]) -> list[Judgement]:
+def past_slam_try(state: TableState, hands: Features, tried: Call, slam: Call
+                  ) -> list[Judgement]:
     """For hands the notes send to the slam try ``tried``: the try, or its ``slam`` bid
     at once where the captain's estimate, which sees the shape and the aces (the notes
     count points), makes the slam odds-on and worth more IMPs than asking partner. A
