@@ -579,3 +579,16 @@ def test_four_of_the_major_in_place_of_the_notes_3nt_still_looks_past_game() -> 
     assert result.call in (Call.parse("6H"), Call.parse("4NT"))
     small = choose_call(Hand.parse("KJ6.AQ98752.Q3.J"), relays, systems)  # 13: game
     assert small.call == Call.parse("4H")
+
+
+def test_shape_makes_up_for_a_point_in_the_notes_suit_game() -> None:
+    # 1H-1S-3S: the notes accept with 8+. A 7-count with five trumps and a doubleton
+    # bids the game on shape; the same 7 HCP with four trumps and a flat 4333 does not,
+    # nor does a 5-count with the shape (more than SHAPE_POINTS short).
+    auction = Auction.parse("1H P 1S P 3S P")
+    shaped = choose_call(Hand.parse("KT975.T2.A3.9653"), auction, sbu())
+    assert shaped.call == Call.parse("4S") and shaped.source == "placement"
+    flat = choose_call(Hand.parse("KT97.T92.A32.965"), auction, sbu())
+    assert flat.call == PASS
+    weak = choose_call(Hand.parse("QT975.T2.J3.9653"), auction, sbu())
+    assert weak.call == PASS

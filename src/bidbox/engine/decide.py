@@ -18,7 +18,7 @@ import numpy as np
 from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, PASS, Call, Strain
 from bidbox.core.seats import Side
-from bidbox.engine.estimate import estimate_seat
+from bidbox.engine.estimate import SeatEstimate, estimate_seat
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures
 from bidbox.engine.judgement import (
     Judgement,
@@ -30,6 +30,7 @@ from bidbox.engine.judgement import (
     sets_no_ceiling,
     slam_explored,
 )
+from bidbox.engine.kernels import COLUMN
 from bidbox.engine.predicates import TableContext, compile_predicate
 from bidbox.engine.walk import BASE, SYSTEM, TableState, candidates, table_context
 from bidbox.lang.constraints import Constraint
@@ -85,14 +86,37 @@ def _game_floors(entries: list[CallEntry], ctx: TableContext) -> dict[Call, int]
     meaning shows. Judgement may bid such a game for a hand that has the strength but not
     the rest (3NT shown as 19 balanced, for a 19-count with a singleton): partner reads it
     as the placement it is, and without it that hand passes partner's 1NT. A hand below
-    the strength has been told by the notes to stop (a minimum declines 2NT), and may not."""
+    the strength has been told by the notes to stop (a minimum declines 2NT), and may not;
+    for suit games a hand a little short with the shape is the exception (:func:`_shape_games`)."""
     return {e.call: _fewest_hcp(e.shows, ctx) for e in entries if _natural_game(e)}
 
 
-@lru_cache(maxsize=4096)
 def _fewest_hcp(shows: Constraint, ctx: TableContext) -> int:
     """The fewest HCP a meaning shows (asked at every auction step that reaches it)."""
-    return estimate_seat([(shows, ctx)]).min_hcp
+    return _estimate(shows, ctx).min_hcp
+
+
+@lru_cache(maxsize=4096)
+def _estimate(shows: Constraint, ctx: TableContext) -> SeatEstimate:
+    """What a meaning shows by itself, kept: asked at every auction step that reaches it."""
+    return estimate_seat([(shows, ctx)])
+
+
+def _shape_games(entries: list[CallEntry], ctx: TableContext) -> dict[Call, tuple[int, int]]:
+    """The natural suit games defined here as a sign-off (accepting an invitation, to
+    play), each with the fewest HCP and the fewest cards in its suit that its meaning
+    shows, which judgement may bid for a hand a little short of the HCP that has the shape
+    (:func:`engine.judgement._shape_game_rows`)."""
+    out: dict[Call, tuple[int, int]] = {}
+    for e in entries:
+        call = e.call
+        if (call.is_bid and call.strain is not None and call.strain is not Strain.NT
+                and GAME_LEVEL[call.strain] <= call.level < 6 and not e.is_artificial
+                and not e.is_default_pass
+                and e.forcing in (Forcing.SIGNOFF, Forcing.NONFORCING, None)):
+            est = _estimate(e.shows, ctx)
+            out[call] = (est.min_hcp, est.min_lengths[COLUMN[call.strain]])
+    return out
 
 
 def _slam_floor(entries: list[CallEntry], ctx: TableContext) -> int | None:
@@ -263,7 +287,8 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         floors = _game_floors(judged_entries, ctx)
         for judged in judge(state, hands.take(rest), systems, set(defined),
                             default_pass is not None, floors,
-                            _slam_floor(judged_entries, ctx)):
+                            _slam_floor(judged_entries, ctx),
+                            _shape_games(judged_entries, ctx)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.

@@ -221,12 +221,15 @@ def expected_scores(auction: Auction, options: list[Call], probs: Array, vul: bo
 def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
           defined: set[Call], default_pass: bool = False,
           floors: Mapping[Call, int] | None = None,
-          slam_floor: int | None = None) -> list[Judgement]:
+          slam_floor: int | None = None,
+          shape_games: Mapping[Call, tuple[int, int]] | None = None) -> list[Judgement]:
     """The call for each hand of ``hands`` that neither the notes nor the base give one.
     ``defined``: the calls the notes and base define here with a meaning the hand did not
     fit (not used for a placement); ``default_pass``: the notes end here with a pass of
     any hand, which judgement may make; ``floors``: games the notes define for other
-    hands that a hand with at least these HCP may still bid as a placement."""
+    hands that a hand with at least these HCP may still bid as a placement;
+    ``shape_games``: the notes' suit games by (fewest HCP, fewest cards in the suit),
+    which a hand a little short of the HCP may bid on shape (:func:`_shape_game_rows`)."""
     auction = state.auction
     everyone = np.ones(hands.n, dtype=bool)
     if _pending_ask(state.steps):
@@ -246,6 +249,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if not options:
         return [Judgement(PASS, everyone, "no legal call is left: pass")]
     p = _prospects(state, hands)
+    shaped = _shape_game_rows(state, hands, p, shape_games or {}, options)
+    options = options + list(shaped)
     # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
     # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
     # past it.
@@ -270,7 +275,13 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
+    for call, rows in shaped.items():
+        # For the hands without the shape it is still the notes' game for stronger hands.
+        j = options.index(call)
+        ceiling = np.where((top == j) & ~rows, np.minimum(ceiling, call.rank), ceiling)
     allowed = ranks[None, :len(options)] < ceiling[:, None]
+    for call, rows in shaped.items():
+        allowed[~rows, options.index(call)] = False
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
     # worse than they look.
@@ -311,6 +322,42 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
     return _with_ace_ask(state, hands, p, defined, out, may_ask)
+
+
+SHAPE_POINTS = 2
+"""HCP below a suit game's floor that a hand with a known fit may still bid it for: a
+fifth trump and a doubleton are worth about a king, which the notes' point counts for
+accepting do not see (the trick model does, from the combined lengths)."""
+
+
+def _shape_game_rows(state: TableState, hands: Features, p: _Prospects,
+                     games: Mapping[Call, tuple[int, int]], options: list[Call]
+                     ) -> dict[Call, Array]:
+    """Per suit game the notes define here as a sign-off, the hands that may bid it as a
+    placement although their HCP fall short of its meaning: at most :data:`SHAPE_POINTS`
+    short, with the cards its meaning asks for in the suit, a known fit of eight or more
+    and a fifth trump or a doubleton. The estimate then decides, as for any placement;
+    partner reads the call as the sign-off it is. A hand with the HCP that still did not
+    fit the meaning lacks something else the notes ask for and keeps their verdict. (After
+    1H P 1S P 3S P, KT975.T2.A3.9653 is a point short of the notes' 8+ and bids 4S.)"""
+    out: dict[Call, Array] = {}
+    if not games:
+        return out
+    fits = _known_fits(state, hands, p.seats)
+    lengths = hands.value("lengths")
+    for call, (floor, length) in games.items():
+        if call in options or not state.auction.is_legal(call):
+            continue
+        assert call.strain is not None
+        column = _COLUMN[call.strain]
+        # The shape that makes up for the points: a fifth trump or a doubleton (a flat
+        # 4333 is worth its points and no more).
+        shape = (lengths[:, column] >= 5) | (lengths.min(axis=1) <= 2)
+        rows = (fits[:, column] & (lengths[:, column] >= length) & shape
+                & (p.own_hcp >= floor - SHAPE_POINTS) & (p.own_hcp < floor))
+        if rows.any():
+            out[call] = rows
+    return out
 
 
 def sacrifice_over_our_game(state: TableState) -> bool:
