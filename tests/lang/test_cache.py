@@ -179,3 +179,11 @@ def test_clear_deletes_the_entries(folder: Path, system_file: Path) -> None:
     assert not list(folder.glob("*.system"))
     load_system(str(system_file))
     assert cache.stats.hits == 0 and cache.stats.stores == 2
+
+
+def test_a_path_loads_like_its_text_and_a_missing_one_is_named(folder: Path,
+                                                                system_file: Path) -> None:
+    assert tree(load_system(system_file)) == tree(load_system(str(system_file)))
+    from bidbox.errors import BidboxError
+    with pytest.raises(BidboxError, match="no-such-system"):
+        load_system(system_file.parent / "no-such-system")

@@ -6,6 +6,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from importlib import resources
+from os import PathLike
 from pathlib import Path
 
 from bidbox.errors import BidboxError, did_you_mean
@@ -55,8 +56,9 @@ def _header(text: str) -> str:
     return "\n".join(line if _HEADER.match(line) else "" for line in split_lines(text))
 
 
-def system_path(name_or_path: str) -> Path:
+def system_path(name_or_path: str | PathLike[str]) -> Path:
     """The file of a shipped system's name, or the given path if it is a file."""
+    name_or_path = str(name_or_path)  # a Path is as good as its text
     candidate = Path(name_or_path)
     if candidate.suffix == ".bbx" or candidate.exists():
         if not candidate.is_file():
@@ -70,7 +72,8 @@ def system_path(name_or_path: str) -> Path:
                              f"{', '.join(sorted(shipped)) or 'none'} (or give a .bbx path)")
 
 
-def load_system(name_or_path: str, options: Mapping[str, str | bool] | None = None) -> System:
+def load_system(name_or_path: str | PathLike[str],
+                options: Mapping[str, str | bool] | None = None) -> System:
     """A shipped system or a system file compiled with the given options: from the on-disk
     cache when this text, its includes, the options and the code are unchanged (see
     bidbox.lang.cache), else compiled and cached."""
