@@ -592,3 +592,21 @@ def test_shape_makes_up_for_a_point_in_the_notes_suit_game() -> None:
     assert flat.call == PASS
     weak = choose_call(Hand.parse("QT975.T2.J3.9653"), auction, sbu())
     assert weak.call == PASS
+
+
+def test_a_weak_hand_rescues_partners_doubled_1nt_a_card_short_of_the_notes() -> None:
+    # 1NT X: the notes' weak rescues ask for five cards. With two four-card minors and
+    # 4 HCP the hand escapes into one of them rather than leave 1NT doubled in (it had
+    # gone four down for 1100); a five-card suit is still the notes' own rescue, and a
+    # hand with the points for the notes' redouble is not a rescuer.
+    auction = Auction.parse("1NT X", Seat.N, Vulnerability.NS)
+    weak = choose_call(Hand.parse("632.Q7.J874.JT83"), auction, sbu())
+    assert weak.call in (Call.parse("2C"), Call.parse("2D"))
+    assert weak.source == "placement" and "rescue" in weak.reason
+    five = choose_call(Hand.parse("632.Q7.J87.JT832"), auction, sbu())
+    assert five.call == Call.parse("2C") and five.source == "system"
+    strong = choose_call(Hand.parse("A32.Q7.KJ87.QT83"), auction, sbu())
+    assert strong.call == Call.parse("XX")
+    # Partner reads the rescue as the notes' sign-off: opener passes it.
+    after = Auction.parse(f"1NT X {weak.call} P", Seat.N, Vulnerability.NS)
+    assert choose_call(Hand.parse("AK54.KJ5.Q32.K54"), after, sbu()).call == PASS

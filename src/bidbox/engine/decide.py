@@ -119,6 +119,54 @@ def _shape_games(entries: list[CallEntry], ctx: TableContext) -> dict[Call, tupl
     return out
 
 
+class _OneLonger:
+    """The features of ``hands`` with one card more in the suit of ``column``: what a
+    meaning that asks for length says of a hand one card short of it."""
+
+    def __init__(self, hands: Features, column: int) -> None:
+        self._hands = hands
+        self._column = column
+
+    @property
+    def n(self) -> int:
+        return self._hands.n
+
+    def value(self, name: str) -> Array:
+        values = self._hands.value(name)
+        if name != "lengths":
+            return values
+        longer = np.array(values, copy=True)
+        longer[:, self._column] += 1
+        return longer
+
+
+def _rescues(entries: list[CallEntry], hands: Features, ctx: TableContext,
+             auction: Auction) -> dict[Call, Array]:
+    """Where our contract has been doubled, the notes' natural sign-offs in a suit (a weak
+    rescue, "five or more clubs") with the hands that fit their meaning but for one card
+    in the suit, which judgement may bid as a rescue (:func:`engine.judgement.judge`).
+    The notes' rescues ask for five cards; a hand with two four-card suits and no points
+    had passed 1NT doubled out for 1100 (real boards), where the recorded tables played in
+    a suit. Partner reads the call as the notes' sign-off and passes."""
+    out: dict[Call, Array] = {}
+    last = auction.last_bid_index()
+    if (auction.doubled != 1 or last < 0
+            or auction.seat_of(last).side is not auction.next_seat.side):
+        return out
+    for e in entries:
+        call = e.call
+        if (not call.is_bid or call.strain is None or call.strain is Strain.NT
+                or e.is_artificial or e.is_default_pass or not auction.is_legal(call)
+                or e.forcing not in (Forcing.SIGNOFF, Forcing.NONFORCING, None)):
+            continue
+        meaning = compile_predicate(e.choose)
+        rows = (meaning(_OneLonger(hands, COLUMN[call.strain]), ctx)
+                & ~meaning(hands, ctx))
+        if rows.any():
+            out[call] = rows
+    return out
+
+
 def _slam_floor(entries: list[CallEntry], ctx: TableContext) -> int | None:
     """The fewest HCP among the natural slams defined here (6NT for a maximum after a
     quantitative 4NT), None when there are none. A hand with fewer has been told by the
@@ -288,7 +336,8 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
         for judged in judge(state, hands.take(rest), systems, set(defined),
                             default_pass is not None, floors,
                             _slam_floor(judged_entries, ctx),
-                            _shape_games(judged_entries, ctx)):
+                            _shape_games(judged_entries, ctx),
+                            _rescues(judged_entries, hands.take(rest), ctx, auction)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.

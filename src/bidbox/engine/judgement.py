@@ -222,14 +222,18 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
           defined: set[Call], default_pass: bool = False,
           floors: Mapping[Call, int] | None = None,
           slam_floor: int | None = None,
-          shape_games: Mapping[Call, tuple[int, int]] | None = None) -> list[Judgement]:
+          shape_games: Mapping[Call, tuple[int, int]] | None = None,
+          rescues: Mapping[Call, Array] | None = None) -> list[Judgement]:
     """The call for each hand of ``hands`` that neither the notes nor the base give one.
     ``defined``: the calls the notes and base define here with a meaning the hand did not
     fit (not used for a placement); ``default_pass``: the notes end here with a pass of
     any hand, which judgement may make; ``floors``: games the notes define for other
     hands that a hand with at least these HCP may still bid as a placement;
     ``shape_games``: the notes' suit games by (fewest HCP, fewest cards in the suit),
-    which a hand a little short of the HCP may bid on shape (:func:`_shape_game_rows`)."""
+    which a hand a little short of the HCP may bid on shape (:func:`_shape_game_rows`);
+    ``rescues``: the notes' natural sign-offs out of our doubled contract, with the hands
+    one card short of the length they ask for, which may bid them where the estimate
+    prefers that suit to the doubled contract (``engine.decide._rescues``)."""
     auction = state.auction
     everyone = np.ones(hands.n, dtype=bool)
     if _pending_ask(state.steps):
@@ -250,7 +254,9 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         return [Judgement(PASS, everyone, "no legal call is left: pass")]
     p = _prospects(state, hands)
     shaped = _shape_game_rows(state, hands, p, shape_games or {}, options)
-    options = options + list(shaped)
+    rescued = {c: rows for c, rows in (rescues or {}).items()
+               if c not in options and c not in shaped}
+    options = options + list(shaped) + list(rescued)
     # The defined bids are weighed too, as ceilings: a hand whose best contract is one the
     # notes reserve for other hands (6NT for a maximum) stays below it rather than jumping
     # past it.
@@ -281,6 +287,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         ceiling = np.where((top == j) & ~rows, np.minimum(ceiling, call.rank), ceiling)
     allowed = ranks[None, :len(options)] < ceiling[:, None]
     for call, rows in shaped.items():
+        allowed[~rows, options.index(call)] = False
+    for call, rows in rescued.items():
         allowed[~rows, options.index(call)] = False
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
@@ -318,6 +326,9 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     best = np.argmax(ev_allowed, axis=1)
     out = _judgements(options, best, duty, p, _contract_ours(auction),
                       {options[j] for j in invitations})
+    out = [replace(j, reason=f"rescue from {auction.last_bid} doubled, a card short of "
+                   f"the notes' sign-off in {j.call.strain}: {j.reason}")
+           if j.call in rescued else j for j in out]
     if DOUBLE not in defined and sacrifice_over_our_game(state):
         out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
