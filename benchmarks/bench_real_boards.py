@@ -19,7 +19,8 @@ with a 95% interval (normal approximation, ``sim.report.confidence_interval``).
 
 Other figures, per system (definitions, because each is a choice):
 - game / slam: final contracts at game level or higher (3NT, 4H, 4S, 5C, 5D and up, slams
-  included) / at the six or seven level, by either side;
+  included) / at the six or seven level, by either side; and how many of those slams
+  make double dummy (the score of the side that plays it is positive);
 - calls by source: ``BidResult.source`` when the engine has it, else ``fallback`` when the
   call was the fallback's and ``system`` otherwise; shares of every call of every auction;
 - fallback pass over the opponents' bid: auctions where a fallback pass was made while
@@ -284,6 +285,13 @@ def is_slam(contract: Contract | None) -> bool:
     return contract is not None and contract.level >= 6
 
 
+def makes(contract: Contract | None, ns: int) -> bool:
+    """Whether a contract makes, from the double-dummy score of the side that plays it."""
+    if contract is None:
+        return False
+    return (ns if contract.declarer.side is Side.NS else -ns) > 0
+
+
 def call_source(result: BidResult) -> str:
     """Who decided a call: the engine's ``source`` when it has one, else by ``fallback``."""
     source = getattr(result, "source", None)
@@ -509,6 +517,13 @@ def summarize(run: SystemReplay) -> dict[str, Any]:
                   "recorded": sum(is_game(r.recorded_contract) for r in rows)},
         "slams": {"bidbox": sum(is_slam(r.contract) for r in rows),
                   "recorded": sum(is_slam(r.recorded_contract) for r in rows)},
+        # How many of those slams make double dummy: a slam count alone rewards bidding
+        # failing ones.
+        "slams_made": {"bidbox": sum(is_slam(r.contract) and makes(r.contract, r.ns)
+                                     for r in rows),
+                       "recorded": sum(is_slam(r.recorded_contract)
+                                       and makes(r.recorded_contract, r.recorded_ns)
+                                       for r in rows)},
         "passed_out": {"bidbox": sum(r.contract is None for r in rows),
                        "recorded": sum(r.recorded_contract is None for r in rows)},
         "calls": total_calls,
@@ -556,6 +571,9 @@ def report_lines(summaries: Sequence[dict[str, Any]]) -> list[str]:
           for s in summaries]
          + [f"{summaries[0]['games']['recorded'] - summaries[0]['slams']['recorded']} / "
             f"{summaries[0]['slams']['recorded']}"]),
+        ("  slams that make (double dummy)",
+         [str(s["slams_made"]["bidbox"]) for s in summaries]
+         + [str(summaries[0]["slams_made"]["recorded"])]),
         ("passed out", [str(s["passed_out"]["bidbox"]) for s in summaries]
          + [str(summaries[0]["passed_out"]["recorded"])]),
     ]

@@ -116,6 +116,13 @@ def test_gap_sources_and_summary_are_coherent() -> None:
     games = sum(r.contract is not None and contract_class(r.contract) != "partscore"
                 for r in rows)
     assert summary["games"]["bidbox"] == games
+    for who, contract, ns in (("bidbox", "contract", "ns"),
+                              ("recorded", "recorded_contract", "recorded_ns")):
+        slams = [r for r in rows if getattr(r, contract) is not None
+                 and getattr(r, contract).level >= 6]
+        made = [r for r in slams if (getattr(r, ns) if getattr(r, contract).declarer.side
+                                     is Side.NS else -getattr(r, ns)) > 0]
+        assert summary["slams_made"][who] == len(made) <= summary["slams"][who]
     assert summary["batch_disagreements"] == sum(not r.agrees for r in rows)
     worst = bench().worst(run, 3)
     assert [r.gap for r in worst] == sorted(gaps)[:3]
@@ -191,3 +198,11 @@ def test_an_artificial_final_in_a_suit_nobody_showed_is_told_apart() -> None:
     assert not b.artificial_unshown(no_trump, [fake("1NT", artificial=True)] + [fake("P")] * 3,
                                     short)
     assert not b.artificial_unshown(auction, [fake("1C")] + [fake("P")] * 3, short)
+
+
+def test_a_slam_makes_when_the_side_that_plays_it_scores() -> None:
+    ours = Auction.parse("6S P P P", Seat.N, Vulnerability.NONE).contract
+    theirs = Auction.parse("P 6H P P P", Seat.N, Vulnerability.NONE).contract
+    assert bench().makes(ours, 980) and not bench().makes(ours, -50)
+    assert bench().makes(theirs, -980) and not bench().makes(theirs, 50)
+    assert not bench().makes(None, 0)
