@@ -141,7 +141,7 @@ class _OneLonger:
 
 
 def _rescues(entries: list[CallEntry], hands: Features, ctx: TableContext,
-             auction: Auction) -> dict[Call, Array]:
+             state: TableState) -> dict[Call, Array]:
     """Where our contract has been doubled, the notes' natural sign-offs in a suit (a weak
     rescue, "five or more clubs") with the hands that fit their meaning but for one card
     in the suit, which judgement may bid as a rescue (:func:`engine.judgement.judge`).
@@ -149,15 +149,21 @@ def _rescues(entries: list[CallEntry], hands: Features, ctx: TableContext,
     had passed 1NT doubled out for 1100 (real boards), where the recorded tables played in
     a suit. Partner reads the call as the notes' sign-off and passes."""
     out: dict[Call, Array] = {}
+    auction = state.auction
     last = auction.last_bid_index()
     if (auction.doubled != 1 or last < 0
             or auction.seat_of(last).side is not auction.next_seat.side):
+        return out
+    # Only a natural contract of ours is rescued: a doubled transfer or relay is answered
+    # as the notes say (the pass that denies support is not a contract to escape from).
+    doubled = state.steps[last].entry if last < len(state.steps) else None
+    if doubled is None or doubled.is_artificial:
         return out
     for e in entries:
         call = e.call
         if (not call.is_bid or call.strain is None or call.strain is Strain.NT
                 or e.is_artificial or e.is_default_pass or not auction.is_legal(call)
-                or e.forcing not in (Forcing.SIGNOFF, Forcing.NONFORCING, None)):
+                or e.forcing not in (Forcing.SIGNOFF, Forcing.NONFORCING)):
             continue
         meaning = compile_predicate(e.choose)
         rows = (meaning(_OneLonger(hands, COLUMN[call.strain]), ctx)
@@ -337,7 +343,7 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
                             default_pass is not None, floors,
                             _slam_floor(judged_entries, ctx),
                             _shape_games(judged_entries, ctx),
-                            _rescues(judged_entries, hands.take(rest), ctx, auction)):
+                            _rescues(judged_entries, hands.take(rest), ctx, state)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.
