@@ -156,7 +156,7 @@ def _rescues(entries: list[CallEntry], hands: Features, ctx: TableContext,
         return out
     # Only a natural contract of ours is rescued: a doubled transfer or relay is answered
     # as the notes say (the pass that denies support is not a contract to escape from).
-    doubled = state.steps[last].entry if last < len(state.steps) else None
+    doubled = state.steps[last].entry
     if doubled is None or doubled.is_artificial:
         return out
     for e in entries:
@@ -338,12 +338,13 @@ def decide(state: TableState, hands: HandFeatures | SubFeatures,
             default_pass = base_pass
     if remaining.any():
         rest = np.flatnonzero(remaining)
+        left = hands.take(rest)
         floors = _game_floors(judged_entries, ctx)
-        for judged in judge(state, hands.take(rest), systems, set(defined),
+        for judged in judge(state, left, systems, set(defined),
                             default_pass is not None, floors,
                             _slam_floor(judged_entries, ctx),
                             _shape_games(judged_entries, ctx),
-                            _rescues(judged_entries, hands.take(rest), ctx, state)):
+                            _rescues(judged_entries, left, ctx, state)):
             mask = np.zeros(hands.n, dtype=bool)
             mask[rest[judged.mask]] = True
             # A judged pass where the notes give a default pass is read as that pass.

@@ -286,9 +286,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         j = options.index(call)
         ceiling = np.where((top == j) & ~rows, np.minimum(ceiling, call.rank), ceiling)
     allowed = ranks[None, :len(options)] < ceiling[:, None]
-    for call, rows in shaped.items():
-        allowed[~rows, options.index(call)] = False
-    for call, rows in rescued.items():
+    for call, rows in (shaped | rescued).items():  # only the hands they were added for
         allowed[~rows, options.index(call)] = False
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
