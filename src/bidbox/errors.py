@@ -6,14 +6,20 @@ says what to do. The CLI prints these in one or two lines; anything else is a bu
 
 The classes live here, not beside the code that raises them, so a caller can catch any
 of them without importing (and so loading) the layer that raises it; the raising modules
-re-export their own. The system-language errors (``bidbox.lang``) are still defined there.
+re-export their own. The system language's errors too: a system file's problems
+(``Diagnostic``) are ``bidbox.lang``'s, but the error that lists them reads each one only
+as its text, so it needs no import of the language.
 """
 
 from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # for the annotation only: errors imports nothing of bidbox at run time
+    from bidbox.lang.diagnostics import Diagnostic
 
 
 class BidboxError(Exception):
@@ -81,6 +87,54 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str:
     """A ' (did you mean X?)' suffix for a misspelt name, or '' when nothing is close."""
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+# --- raised by bidbox.lang ------------------------------------------------------------
+
+MAX_PROBLEMS_SHOWN = 50
+"""Problems printed in full; the rest are counted ('and K more'): the first ones are the
+ones to fix, and a file of thousands of broken lines must not print megabytes."""
+
+
+class SystemFileError(BidboxError):
+    """A system file with one or more mistakes; the first MAX_PROBLEMS_SHOWN are listed."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], stopped: bool = False) -> None:
+        self.diagnostics = diagnostics
+        self.stopped = stopped  # the compile gave up at bidbox.lang's MAX_PROBLEMS
+        count = len(diagnostics)
+        lines = [str(d) for d in diagnostics[:MAX_PROBLEMS_SHOWN]]
+        more = count - len(lines)
+        if stopped:
+            summary = (f"{count:,} problems in system file, the limit: the compile stopped "
+                       "there")
+            lines.append(f"... and {more:,} more before the compile stopped")
+        else:
+            summary = f"{count:,} problem{'s' if count != 1 else ''} in system file"
+            if more:
+                lines.append(f"... and {more:,} more")
+        super().__init__(summary + ":\n" + "\n".join(lines))
+
+
+class ConstraintSyntaxError(BidboxError):
+    """A constraint that cannot be read; ``col`` is 1-based within the text given."""
+
+    def __init__(self, message: str, col: int) -> None:
+        self.col = col
+        # What the message quotes of the input is cut short: a token may be thousands of
+        # characters long (a run of digits, a name), and the column already says where.
+        super().__init__(_LONG_QUOTE.sub(lambda m: f"'{shown(m.group(1))}'", message))
+
+
+_LONG_QUOTE = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + r",})'")
+
+
+class UnknownSystemError(BidboxError):
+    """A --system argument that is neither a shipped system nor a readable file."""
+
+
+class OptionError(BidboxError):
+    """An option that the system does not declare, or a value it does not allow."""
 
 
 # --- raised by bidbox.sim.double_dummy -----------------------------------------------

@@ -20,7 +20,8 @@ from pathlib import Path
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import ALL_BIDS, DOUBLE, PASS, REDOUBLE, Call, CallKind, Strain
-from bidbox.errors import BidboxError, IllegalCallError, NotationError, did_you_mean, shown
+from bidbox.errors import IllegalCallError, NotationError, did_you_mean, shown
+from bidbox.errors import OptionError as OptionError
 from bidbox.evaluate import all_measures
 from bidbox.lang.constraint_parser import (
     KEYWORDS,
@@ -96,10 +97,6 @@ nested modules can multiply far past that (12 lines reached 265,000 and took lin
 minutes), so a file past the limit is an error at the line that crossed it."""
 _GOES_ON = frozenset({"artificial", "relay", "ask", "answer", "puppet"})
 """Tags of a call after which partner still has something to say: nothing is implied."""
-
-
-class OptionError(BidboxError):
-    """An option that the system does not declare, or a value it does not allow."""
 
 
 @dataclass

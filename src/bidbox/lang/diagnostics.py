@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from bidbox.errors import ECHO_LIMIT, BidboxError, shown
+# The errors are defined in bidbox.errors and re-exported here, where callers import them.
+from bidbox.errors import MAX_PROBLEMS_SHOWN as MAX_PROBLEMS_SHOWN
+from bidbox.errors import ConstraintSyntaxError as ConstraintSyntaxError
+from bidbox.errors import SystemFileError as SystemFileError
 
 
 @dataclass(frozen=True)
@@ -45,33 +47,9 @@ _SHOWN_LINE = 160
 """Characters of a source line a problem quotes (lines may be 2,000 long)."""
 
 
-MAX_PROBLEMS_SHOWN = 50
-"""Problems printed in full; the rest are counted ('and K more'): the first ones are the
-ones to fix, and a file of thousands of broken lines must not print megabytes."""
-
 MAX_PROBLEMS = 1_000
 """Problems collected before the compile stops: each one is work and memory, and a
 file with this many is not worth reading further."""
-
-
-class SystemFileError(BidboxError):
-    """A system file with one or more mistakes; the first MAX_PROBLEMS_SHOWN are listed."""
-
-    def __init__(self, diagnostics: list[Diagnostic], stopped: bool = False) -> None:
-        self.diagnostics = diagnostics
-        self.stopped = stopped  # the compile gave up at MAX_PROBLEMS
-        count = len(diagnostics)
-        lines = [str(d) for d in diagnostics[:MAX_PROBLEMS_SHOWN]]
-        more = count - len(lines)
-        if stopped:
-            summary = (f"{count:,} problems in system file, the limit: the compile stopped "
-                       "there")
-            lines.append(f"... and {more:,} more before the compile stopped")
-        else:
-            summary = f"{count:,} problem{'s' if count != 1 else ''} in system file"
-            if more:
-                lines.append(f"... and {more:,} more")
-        super().__init__(summary + ":\n" + "\n".join(lines))
 
 
 class Problems(list[Diagnostic]):
@@ -87,19 +65,6 @@ class Problems(list[Diagnostic]):
     def extend(self, items: Iterable[Diagnostic]) -> None:
         for item in items:
             self.append(item)
-
-
-class ConstraintSyntaxError(BidboxError):
-    """A constraint that cannot be read; ``col`` is 1-based within the text given."""
-
-    def __init__(self, message: str, col: int) -> None:
-        self.col = col
-        # What the message quotes of the input is cut short: a token may be thousands of
-        # characters long (a run of digits, a name), and the column already says where.
-        super().__init__(_LONG_QUOTE.sub(lambda m: f"'{shown(m.group(1))}'", message))
-
-
-_LONG_QUOTE = re.compile(r"'([^'\n]{" + str(ECHO_LIMIT + 1) + r",})'")
 
 
 MAX_FILE_BYTES = 2_000_000

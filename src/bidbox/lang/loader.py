@@ -9,16 +9,13 @@ from importlib import resources
 from os import PathLike
 from pathlib import Path
 
-from bidbox.errors import BidboxError, did_you_mean
+from bidbox.errors import UnknownSystemError as UnknownSystemError
+from bidbox.errors import did_you_mean
 from bidbox.lang import cache
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.diagnostics import Diagnostic, Location, SystemFileError, read_system_file
 from bidbox.lang.parser import parse_document, split_lines
 from bidbox.lang.system import System
-
-
-class UnknownSystemError(BidboxError):
-    """A --system argument that is neither a shipped system nor a readable file."""
 
 
 def shipped_dir() -> Path:
