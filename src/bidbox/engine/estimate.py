@@ -26,7 +26,7 @@ from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
 from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_steps
-from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.predicates import TableContext, compile_predicate, compose
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.engine.walk import TableState, WalkStep
 from bidbox.lang.constraints import And, Constraint, Not, Or
@@ -74,16 +74,8 @@ def _fact_mask(c: Constraint, ctx: TableContext, exact: bool) -> Array:
     if kept is not None:
         _MASKS.move_to_end(key)
         return kept
-    if isinstance(c, And | Or) and c.items:
-        parts = [_fact_mask(item, ctx, exact) for item in c.items]
-        join = np.logical_and if isinstance(c, And) else np.logical_or
-        out = parts[0]
-        for part in parts[1:]:
-            out = join(out, part)
-        if len(parts) == 1:
-            out = out.copy()
-    elif isinstance(c, Not):
-        out = np.logical_not(_fact_mask(c.item, ctx, exact))
+    if (isinstance(c, And | Or) and c.items) or isinstance(c, Not):
+        out = compose(c, lambda item: _fact_mask(item, ctx, exact))
     else:
         space: Features = profile_space() if exact else _estimate_pool()
         out = np.asarray(compile_predicate(c)(space, ctx), dtype=bool)

@@ -69,6 +69,29 @@ def context_value(c: Context, ctx: TableContext) -> bool:
     return c.holds(ctx)  # one definition of every context word, beside the words
 
 
+def compose(c: And | Or | Not, part: Callable[[Constraint], Array],
+            invert: Callable[[Array], Array] = np.logical_not) -> Array:
+    """An and/or/not's mask from its parts' masks (``part(item)``, typically kept ones),
+    as a new array: the one traversal every reader that keeps masks per part (the seat
+    estimates, lint, the regulation's readings) shares, so that a meaning built from
+    parts a thousand ways costs an and of kept masks, never a predicate again. An and
+    stops once nothing is left, as :func:`compile_predicate` does. ``invert`` is the
+    negation for the mask's form (a packed mask must keep its padding bits clear)."""
+    if isinstance(c, Not):
+        return invert(part(c.item))
+    items = c.items
+    out = np.array(part(items[0]), copy=True)  # kept masks are never written
+    if isinstance(c, And):
+        for item in items[1:]:
+            if not out.any():
+                break
+            out &= part(item)
+    else:
+        for item in items[1:]:
+            out |= part(item)
+    return out
+
+
 @cache
 def compile_predicate(c: Constraint) -> Predicate:
     """The predicate of a bound constraint (no free suit variables, no names)."""

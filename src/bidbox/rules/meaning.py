@@ -16,7 +16,7 @@ import numpy as np
 from bidbox.core.hand import Hand
 from bidbox.engine.explain import sample_hands
 from bidbox.engine.features import Array, Features, HandFeatures
-from bidbox.engine.predicates import TableContext, compile_predicate
+from bidbox.engine.predicates import TableContext, compile_predicate, compose
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.witness import witness_hand
 from bidbox.lang.constraints import (
@@ -78,18 +78,9 @@ class _PackedMasks:
         hit = self.memo.get(key)
         if hit is not None:
             return hit
-        if isinstance(c, And):
-            out = self.get(c.items[0], ctx)
-            for item in c.items[1:]:
-                if not out.any():
-                    break
-                out = out & self.get(item, ctx)
-        elif isinstance(c, Or):
-            out = self.get(c.items[0], ctx)
-            for item in c.items[1:]:
-                out = out | self.get(item, ctx)
-        elif isinstance(c, Not):
-            out = self.valid & ~self.get(c.item, ctx)
+        if isinstance(c, And | Or | Not):
+            out = compose(c, lambda item: self.get(item, ctx),
+                          lambda packed: self.valid & ~packed)  # the padding stays clear
         else:
             out = np.packbits(compile_predicate(c)(self.space, ctx))
         if self.size + out.nbytes <= self.LIMIT:

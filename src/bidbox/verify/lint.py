@@ -42,7 +42,7 @@ from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.features import Array, Features, HandFeatures, SubFeatures, sample_hands
 from bidbox.engine.inference import denied_calls
-from bidbox.engine.predicates import Predicate, TableContext, compile_predicate
+from bidbox.engine.predicates import Predicate, TableContext, compile_predicate, compose
 from bidbox.engine.profiles import EXACT_MEASURES, ProfileSpace, profile_space
 from bidbox.engine.walk import (
     SYSTEM,
@@ -280,18 +280,7 @@ class _Masks:
         hundred ranges (4+H, 11-15 HCP) combined thousands of ways, and a range over the
         59,388 points costs twenty times an and of two masks."""
         profile = self.profile
-        if isinstance(c, Not):
-            return ~self.get(profile, c.item, ctx)
-        items = c.items
-        out = self.get(profile, items[0], ctx).copy()  # kept masks are never written
-        for item in items[1:]:
-            if isinstance(c, And):
-                if not out.any():
-                    break  # as the predicate stops: nothing left to narrow
-                out &= self.get(profile, item, ctx)
-            else:
-                out |= self.get(profile, item, ctx)
-        return out
+        return compose(c, lambda item: self.get(profile, item, ctx))
 
     def evaluate(self, features: Features, points: Array, c: Constraint, ctx: TableContext
                  ) -> Array:
