@@ -12,7 +12,7 @@ from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call, explain
 from bidbox.engine.judgement import expected_scores, is_invitation, trick_distribution
-from bidbox.engine.walk import replay
+from bidbox.engine.walk import described_suit, replay
 from bidbox.evaluate import deal_batch
 from bidbox.lang import System, compile_text, load_system
 
@@ -44,7 +44,11 @@ def test_a_game_force_is_kept_to_game() -> None:
                          sbu())
     assert result.source == "placement" and result.call.is_bid
     assert result.call.strain is not None
-    assert result.call.level >= GAME_LEVEL[result.call.strain]
+    if result.call.level < GAME_LEVEL[result.call.strain]:
+        # Below game only to show a new five-card suit, which the force keeps open.
+        state = replay(Auction.parse("1D P 2S P 3D P"), sbu())[1]
+        assert described_suit(state, result.call) is result.call.strain
+        assert Hand.parse("AQT74.KJ743.A.Q5").lengths[3 - int(result.call.strain)] >= 5
 
 
 def test_partners_signoff_is_respected() -> None:

@@ -181,18 +181,23 @@ def _four(values: Array) -> tuple[float, float, float, float]:
     return (float(values[0]), float(values[1]), float(values[2]), float(values[3]))
 
 
-_Key = tuple[tuple[int, tuple[int, ...], TableContext], ...]
+_Key = tuple[tuple[int, tuple[int, ...], TableContext, Constraint | None], ...]
 _CACHE: OrderedDict[_Key, tuple[list[CallReading], SeatEstimate]] = OrderedDict()
 _CACHE_SIZE = 16384
 
 
-def _reading_key(reading: CallReading) -> tuple[int, tuple[int, ...], TableContext]:
-    return (id(reading.entry), tuple(id(e) for e in reading.denied), reading.step.context)
+def _reading_key(reading: CallReading
+                 ) -> tuple[int, tuple[int, ...], TableContext, Constraint | None]:
+    # A call outside the notes has no entry: what it shows by itself is its judged reading
+    # (walk.described_suit), which tells a described 2S from a placed 2S.
+    return (id(reading.entry), tuple(id(e) for e in reading.denied), reading.step.context,
+            reading.step.judged)
 
 
 def _same(a: CallReading, b: CallReading) -> bool:
     # Readings are kept (inference.read_state), so the same object is the common case.
     return a is b or (a.entry is b.entry and a.step.context == b.step.context
+                      and a.step.judged == b.step.judged
                       and len(a.denied) == len(b.denied)
                       and all(x is y for x, y in zip(a.denied, b.denied, strict=True)))
 

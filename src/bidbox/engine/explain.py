@@ -200,8 +200,11 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
         elif step.call.kind.name == "PASS":
             meaning = PLACEMENT_PASS_TEXT
         else:
-            # Judgement's Blackwood and its answers are the conventions every player shares.
+            # Judgement's Blackwood and its answers are the conventions every player shares,
+            # and so is a new suit shown under a game force (walk.described_suit).
             meaning = (judged_meaning(steps, step.index)
+                       or (f"natural, game forcing: {step.judged.describe()}"
+                           if step.judged is not None else None)
                        or "not in the system: natural")
         calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,
                                      entry.forcing if entry else None, default_alert(entry),

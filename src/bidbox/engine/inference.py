@@ -65,7 +65,8 @@ def denied_calls(step: WalkStep, auction: Auction) -> list[CallEntry]:
 def read_step(step: WalkStep, auction: Auction) -> CallReading:
     denied = denied_calls(step, auction)
     negative = negate(disjoin([e.choose for e in denied])) if denied else None
-    parts = [c for c in (step.entry.shown if step.entry else None, negative) if c is not None]
+    parts = [c for c in (step.entry.shown if step.entry else None, step.judged, negative)
+             if c is not None]
     return CallReading(step, tuple(denied), conjoin(parts) if parts else None)
 
 
@@ -87,7 +88,7 @@ def _read_key(step: WalkStep, auction: Auction) -> _ReadKey:
     # another dealer. Ids are safe: a kept reading holds its step, and so the entry and
     # nodes, alive.
     return (id(step.entry), id(step.node), id(step.base_node), step.source, step.context,
-            step.seat, step.call, auction.calls[:step.index])
+            step.seat, step.call, step.judged, auction.calls[:step.index])
 
 
 def read_state(state: TableState) -> list[CallReading]:

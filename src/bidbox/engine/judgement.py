@@ -43,7 +43,13 @@ from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, pa
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import estimate_tricks, trick_model_info
-from bidbox.engine.walk import TableState, WalkStep, table_context
+from bidbox.engine.walk import (
+    DESCRIBE_LENGTH,
+    TableState,
+    WalkStep,
+    described_suit,
+    table_context,
+)
 from bidbox.lang.system import CallEntry, Forcing, System
 
 _COLUMN = kernels.COLUMN
@@ -330,7 +336,65 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     if DOUBLE not in defined and sacrifice_over_our_game(state):
         out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
-    return _with_ace_ask(state, hands, p, defined, out, may_ask)
+    out = _with_ace_ask(state, hands, p, defined, out, may_ask)
+    return describe(state, hands, p, defined, out)
+
+
+def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
+             judged: list[Judgement]) -> list[Judgement]:
+    """``judged`` with a natural suit shown first, under a game force, by the hands that
+    would place a game without a known major fit: a five-card suit of their own that the
+    side has not bid, at the cheapest level below 3NT (majors first, then the longest),
+    as :func:`walk.described_suit` reads it. Placing 3NT at once left a 5-3 major fit
+    unfound and told partner nothing to judge a slam on (magic-dlight's 1C-1D game force
+    placed 3NT or a blind 6NT on its first rebid); shown, the suit is partner's to raise,
+    and partner, the captain then, places with the fit known. Slams, the ace ask and
+    partscores stay as judged."""
+    auction = state.auction
+    if not state.side(auction.next_seat).game_forced or auction.last_bid is None:
+        return judged
+    last = auction.last_bid
+    assert last.strain is not None
+    shown: list[tuple[Strain, Call]] = []
+    for strain in _SUIT_OF_COLUMN:  # S, H, D, C
+        level = last.level if strain > last.strain else last.level + 1
+        if level > 3:
+            continue
+        call = Call.bid(level, strain)
+        if call in defined or not auction.is_legal(call):
+            continue
+        if described_suit(state, call) is not None:
+            shown.append((strain, call))
+    if not shown:
+        return judged
+    lengths = np.asarray(hands.value("lengths"), dtype=np.int64)
+    fits = _known_fits(state, hands, p.seats)
+    free = ~(fits[:, 0] | fits[:, 1])
+    placing = np.zeros(hands.n, dtype=bool)
+    for j in judged:
+        c = j.call
+        if (c.is_bid and c.strain is not None and c != BLACKWOOD
+                and GAME_LEVEL[c.strain] <= c.level < 6):
+            placing |= j.mask
+    # Each hand's suit to show: majors before minors, then the longer, then the higher.
+    score = np.full((hands.n, len(shown)), -1, dtype=np.int64)
+    for k, (strain, _) in enumerate(shown):
+        length = lengths[:, _COLUMN[strain]]
+        major = strain in (Strain.S, Strain.H)
+        score[:, k] = np.where(length >= DESCRIBE_LENGTH,
+                               100 * major + 10 * length + int(strain), -1)
+    best = np.argmax(score, axis=1)
+    shows = placing & free & (score.max(axis=1) >= 0)
+    if not shows.any():
+        return judged
+    out = [replace(j, mask=j.mask & ~shows) for j in judged if (j.mask & ~shows).any()]
+    for k, (strain, call) in enumerate(shown):
+        rows = shows & (best == k)
+        if rows.any():
+            out.append(Judgement(call, rows, f"under the game force: {_held(p, rows)}, no "
+                                 f"known major fit; shows five or more {strain.name} "
+                                 f"before placing the game"))
+    return out
 
 
 SHAPE_POINTS = 2

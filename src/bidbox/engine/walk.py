@@ -15,10 +15,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import GAME_LEVEL, Call, CallKind
+from bidbox.core.calls import GAME_LEVEL, Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.predicates import TableContext
-from bidbox.lang.constraints import context_holds
+from bidbox.lang.constraints import Constraint, SuitRange, context_holds
 from bidbox.lang.system import CallEntry, Forcing, Node, System
 
 
@@ -150,6 +150,7 @@ class WalkStep:
     entry: CallEntry | None  # what accounts for the call; None = outside notes and base
     source: str | None = None  # SYSTEM, BASE, or None when neither defines the call
     base_node: Node | None = None  # where the caller's side stood in its base
+    judged: Constraint | None = None  # what a call outside both shows (described_suit)
 
 
 @dataclass(frozen=True)
@@ -216,8 +217,43 @@ def read_call(state: TableState, call: Call) -> WalkStep:
     if entry is not None:
         return WalkStep(index, seat, call, ctx, here.node, entry, SYSTEM, here.base)
     _, base_entry = step_ours(here.base, call, ctx)
-    source = BASE if base_entry is not None else None
-    return WalkStep(index, seat, call, ctx, here.node, base_entry, source, here.base)
+    if base_entry is not None:
+        return WalkStep(index, seat, call, ctx, here.node, base_entry, BASE, here.base)
+    suit = described_suit(state, call)
+    shows = None if suit is None else _DESCRIBES[suit]
+    return WalkStep(index, seat, call, ctx, here.node, None, None, here.base, shows)
+
+
+DESCRIBE_LENGTH = 5
+"""The length a natural suit bid below 3NT under a game force shows (:func:`described_suit`)."""
+
+_DESCRIBES = {s: SuitRange("lengths", s.name, DESCRIBE_LENGTH, None)
+              for s in (Strain.S, Strain.H, Strain.D, Strain.C)}
+_THREE_NT = Call.bid(3, Strain.NT)
+
+
+def described_suit(state: TableState, call: Call) -> Strain | None:
+    """The suit a bid outside the notes and base describes, as every player reads it: under
+    its side's game force, a bid below 3NT in a suit that neither the bidder's side has bid
+    naturally nor the opponents have bid at all is natural, five or more cards. There is
+    no hurry to guess the game: the force keeps the auction open, so the bidder shows
+    the suit and partner, who knows more, places (judgement bids it so:
+    ``judgement.describe``). Any other call outside both shows nothing by itself."""
+    if call.kind is not CallKind.BID or call.strain is None or call.strain is Strain.NT:
+        return None
+    if call.rank >= _THREE_NT.rank or not state.opened:
+        return None
+    seat = state.auction.next_seat
+    if not state.side(seat).game_forced:
+        return None
+    for step in state.steps:
+        if step.call.kind is not CallKind.BID or step.call.strain is not call.strain:
+            continue
+        if step.seat.side is not seat.side:
+            return None  # their suit: a cue bid, which nothing here defines
+        if step.entry is None or not step.entry.is_artificial:
+            return None  # ours already, naturally: a raise or a rebid says other things
+    return call.strain
 
 
 def advance(state: TableState, call: Call, step: WalkStep | None = None) -> TableState:

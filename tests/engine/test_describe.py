@@ -1,0 +1,80 @@
+"""Natural descriptive bids under a game force: judgement shows a five-card suit below
+3NT instead of guessing the game, and partner reads it as five or more cards."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from bidbox.core import Auction, Hand, Seat, Side
+from bidbox.core.calls import GAME_LEVEL, Strain
+from bidbox.engine import as_systems, bid_deal, choose_call
+from bidbox.engine.estimate import estimate_seats
+from bidbox.engine.walk import described_suit, replay
+from bidbox.lang import System, compile_text
+
+NOTES = """\
+1C  hcp 16+                [artificial, f1] "16+, any shape"
+  1D  hcp 0-7              [artificial, negative] "0-7"
+  1H  hcp 8+               [artificial, gf] "8+, game forcing"
+    1NT  hcp 16-18, pattern 4333 4432  [natural] "16-18 balanced"
+"""
+
+
+@cache
+def strong_club() -> dict[Side, System]:
+    return as_systems(compile_text(NOTES, "describe.bbx"))
+
+
+def _state(text: str):  # type: ignore[no-untyped-def]
+    return replay(Auction.parse(text), strong_club())[1]
+
+
+def test_a_new_suit_below_3nt_under_a_game_force_is_read_as_five_cards() -> None:
+    state = _state("1C P 1H P")
+    assert described_suit(state, Auction.parse("1C P 1H P 1S").calls[-1]) is Strain.S
+    assert described_suit(state, Auction.parse("1C P 1H P 2D").calls[-1]) is Strain.D
+    assert described_suit(state, Auction.parse("1C P 1H P 3NT").calls[-1]) is None
+    # Not forced to game: the same bid shows nothing by itself.
+    assert described_suit(_state("1C P 1D P"), Auction.parse("1C P 1D P 1S").calls[-1]) is None
+    after = _state("1C P 1H P 1S P")
+    opener = estimate_seats(after)[Seat.N]
+    assert opener.min_lengths[0] == 5  # S, H, D, C
+
+
+def test_the_opponents_suit_and_our_own_natural_suit_are_not_new() -> None:
+    state = _state("1C P 1H 2D")
+    assert described_suit(state, Auction.parse("1C P 1H 2D 2S").calls[-1]) is Strain.S
+    assert described_suit(state, Auction.parse("1C P 1H 2D 3D").calls[-1]) is None
+    shown = _state("1C P 1H P 1S P")
+    assert described_suit(shown, Auction.parse("1C P 1H P 1S P 2S").calls[-1]) is None
+
+
+def test_judgement_shows_its_five_card_major_before_placing_the_game() -> None:
+    result = choose_call(Hand.parse("AKJ74.K52.AQ3.K5"), Auction.parse("1C P 1H P"),
+                         strong_club())
+    assert str(result.call) == "1S" and result.source == "placement"
+    assert "five or more S" in result.reason
+    # A flat hand without a five-card suit places the game at once.
+    flat = choose_call(Hand.parse("AK74.K52.AQ3.KQ4"), Auction.parse("1C P 1H P"),
+                       strong_club())
+    assert flat.call.is_bid and flat.call.strain is not None
+    assert flat.call.level >= GAME_LEVEL[flat.call.strain]
+
+
+def test_the_fit_shown_is_found_and_the_game_reached() -> None:
+    hands = {Seat.N: Hand.parse("AKJ74.K52.AQ3.K5"), Seat.E: Hand.parse("Q2.QJT9.KJ72.T93"),
+             Seat.S: Hand.parse("T85.A876.T54.AQ2"), Seat.W: Hand.parse("963.43.986.J8764")}
+    auction, _ = bid_deal(hands, strong_club(), Seat.N)
+    contract = auction.contract
+    assert contract is not None and contract.strain is Strain.S
+    assert contract.level >= 4
+
+
+def test_a_described_suit_and_a_placement_at_the_same_point_are_estimated_apart() -> None:
+    # Neither call has an entry and both deny the same 1NT: the kept estimates must
+    # still tell the described 1S (five or more spades) from the placed 3NT.
+    placed = estimate_seats(_state("1C P 1H P 3NT P"))[Seat.N]
+    described = estimate_seats(_state("1C P 1H P 1S P"))[Seat.N]
+    again = estimate_seats(_state("1C P 1H P 3NT P"))[Seat.N]
+    assert described.min_lengths[0] == 5
+    assert placed.min_lengths[0] == again.min_lengths[0] == 0
