@@ -9,7 +9,7 @@ from bidbox.core import Auction, Hand, Seat, Side
 from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.engine import as_systems, bid_deal, choose_call
 from bidbox.engine.estimate import estimate_seats
-from bidbox.engine.walk import described_suit, replay
+from bidbox.engine.walk import described, described_suit, replay
 from bidbox.lang import System, compile_text
 
 NOTES = """\
@@ -47,13 +47,17 @@ def test_the_opponents_suit_and_our_own_natural_suit_are_not_new() -> None:
     assert described_suit(state, Auction.parse("1C P 1H 2D 3D").calls[-1]) is None
     shown = _state("1C P 1H P 1S P")
     assert described_suit(shown, Auction.parse("1C P 1H P 1S P 2S").calls[-1]) is None
+    # The bidder's own suit again: six or more.
+    again = _state("1C P 1H P 1S P 2D P")
+    assert described(again, Auction.parse("1C P 1H P 1S P 2D P 2S").calls[-1]) == (Strain.S, 6)
+    assert described(again, Auction.parse("1C P 1H P 1S P 2D P 3D").calls[-1]) is None
 
 
 def test_judgement_shows_its_five_card_major_before_placing_the_game() -> None:
     result = choose_call(Hand.parse("AKJ74.K52.AQ3.K5"), Auction.parse("1C P 1H P"),
                          strong_club())
     assert str(result.call) == "1S" and result.source == "placement"
-    assert "five or more S" in result.reason
+    assert "5 or more S" in result.reason
     # A flat hand without a five-card suit places the game at once.
     flat = choose_call(Hand.parse("AK74.K52.AQ3.KQ4"), Auction.parse("1C P 1H P"),
                        strong_club())
@@ -78,3 +82,9 @@ def test_a_described_suit_and_a_placement_at_the_same_point_are_estimated_apart(
     again = estimate_seats(_state("1C P 1H P 3NT P"))[Seat.N]
     assert described.min_lengths[0] == 5
     assert placed.min_lengths[0] == again.min_lengths[0] == 0
+
+
+def test_judgement_rebids_a_six_card_suit_partner_has_not_raised() -> None:
+    result = choose_call(Hand.parse("AKQ974.K52.A3.K5"), Auction.parse("1C P 1H P 1S P 2D P"),
+                         strong_club())
+    assert str(result.call) == "2S" and "rebids 6 or more S" in result.reason

@@ -47,7 +47,7 @@ from bidbox.engine.walk import (
     DESCRIBE_LENGTH,
     TableState,
     WalkStep,
-    described_suit,
+    described,
     table_context,
 )
 from bidbox.lang.system import CallEntry, Forcing, System
@@ -342,20 +342,21 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
 
 def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
              judged: list[Judgement]) -> list[Judgement]:
-    """``judged`` with a natural suit shown first, under a game force, by the hands that
-    would place a game without a known major fit: a five-card suit of their own that the
-    side has not bid, at the cheapest level below 3NT (majors first, then the longest),
-    as :func:`walk.described_suit` reads it. Placing 3NT at once left a 5-3 major fit
-    unfound and told partner nothing to judge a slam on (magic-dlight's 1C-1D game force
-    placed 3NT or a blind 6NT on its first rebid); shown, the suit is partner's to raise,
-    and partner, the captain then, places with the fit known. Slams, the ace ask and
-    partscores stay as judged."""
+    """``judged`` with a suit described first, under a game force, by the hands that would
+    place a game below slam with no known major fit, as :func:`walk.described` reads it:
+    a five-card suit the side has not bid, or a six-card suit of the bidder's own bid
+    again, at the cheapest level below 3NT (a new major first, then a rebid six-card suit,
+    then a new minor; the longer, then the higher). Placing 3NT at once left a 5-3 major
+    fit unfound and told partner nothing to judge a slam on (magic-dlight's 1D positives
+    placed 3NT or a blind 6NT on the first rebid); described, the suit is partner's to
+    raise, and partner, captain then, places with the fit known. Slams, the ace ask and
+    hands with nothing to describe stay as judged."""
     auction = state.auction
     if not state.side(auction.next_seat).game_forced or auction.last_bid is None:
         return judged
     last = auction.last_bid
     assert last.strain is not None
-    shown: list[tuple[Strain, Call]] = []
+    shown: list[tuple[Strain, int, Call]] = []
     for strain in _SUIT_OF_COLUMN:  # S, H, D, C
         level = last.level if strain > last.strain else last.level + 1
         if level > 3:
@@ -363,8 +364,9 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
         call = Call.bid(level, strain)
         if call in defined or not auction.is_legal(call):
             continue
-        if described_suit(state, call) is not None:
-            shown.append((strain, call))
+        told = described(state, call)
+        if told is not None:
+            shown.append((strain, told[1], call))
     if not shown:
         return judged
     lengths = np.asarray(hands.value("lengths"), dtype=np.int64)
@@ -376,23 +378,23 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
         if (c.is_bid and c.strain is not None and c != BLACKWOOD
                 and GAME_LEVEL[c.strain] <= c.level < 6):
             placing |= j.mask
-    # Each hand's suit to show: majors before minors, then the longer, then the higher.
     score = np.full((hands.n, len(shown)), -1, dtype=np.int64)
-    for k, (strain, _) in enumerate(shown):
+    for k, (strain, least, _) in enumerate(shown):
         length = lengths[:, _COLUMN[strain]]
         major = strain in (Strain.S, Strain.H)
-        score[:, k] = np.where(length >= DESCRIBE_LENGTH,
-                               100 * major + 10 * length + int(strain), -1)
+        order = 100 if major and least == DESCRIBE_LENGTH else 50 if least > DESCRIBE_LENGTH else 0
+        score[:, k] = np.where(length >= least, order + 10 * length + int(strain), -1)
     best = np.argmax(score, axis=1)
     shows = placing & free & (score.max(axis=1) >= 0)
     if not shows.any():
         return judged
     out = [replace(j, mask=j.mask & ~shows) for j in judged if (j.mask & ~shows).any()]
-    for k, (strain, call) in enumerate(shown):
+    for k, (strain, least, call) in enumerate(shown):
         rows = shows & (best == k)
         if rows.any():
+            what = "rebids" if least > DESCRIBE_LENGTH else "shows"
             out.append(Judgement(call, rows, f"under the game force: {_held(p, rows)}, no "
-                                 f"known major fit; shows five or more {strain.name} "
+                                 f"known major fit; {what} {least} or more {strain.name} "
                                  f"before placing the game"))
     return out
 

@@ -219,26 +219,31 @@ def read_call(state: TableState, call: Call) -> WalkStep:
     _, base_entry = step_ours(here.base, call, ctx)
     if base_entry is not None:
         return WalkStep(index, seat, call, ctx, here.node, base_entry, BASE, here.base)
-    suit = described_suit(state, call)
-    shows = None if suit is None else _DESCRIBES[suit]
+    told = described(state, call)
+    shows = None if told is None else _DESCRIBES[told]
     return WalkStep(index, seat, call, ctx, here.node, None, None, here.base, shows)
 
 
 DESCRIBE_LENGTH = 5
-"""The length a natural suit bid below 3NT under a game force shows (:func:`described_suit`)."""
+"""The length a new suit bid below 3NT under a game force shows (:func:`described`)."""
+REBID_LENGTH = 6
+"""The length the bidder's own natural suit bid again shows there."""
 
-_DESCRIBES = {s: SuitRange("lengths", s.name, DESCRIBE_LENGTH, None)
-              for s in (Strain.S, Strain.H, Strain.D, Strain.C)}
+_DESCRIBES = {(s, n): SuitRange("lengths", s.name, n, None)
+              for s in (Strain.S, Strain.H, Strain.D, Strain.C)
+              for n in (DESCRIBE_LENGTH, REBID_LENGTH)}
 _THREE_NT = Call.bid(3, Strain.NT)
 
 
-def described_suit(state: TableState, call: Call) -> Strain | None:
-    """The suit a bid outside the notes and base describes, as every player reads it: under
-    its side's game force, a bid below 3NT in a suit that neither the bidder's side has bid
-    naturally nor the opponents have bid at all is natural, five or more cards. There is
-    no hurry to guess the game: the force keeps the auction open, so the bidder shows
-    the suit and partner, who knows more, places (judgement bids it so:
-    ``judgement.describe``). Any other call outside both shows nothing by itself."""
+def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
+    """The suit and least length a bid outside the notes and base shows, as every player
+    reads it: under its side's game force, a bid below 3NT in a suit the opponents have
+    not bid is natural: five or more cards in a suit the side has not bid naturally, six
+    or more in one the bidder alone has. There is no hurry to guess the game: the force
+    keeps the auction open, so the bidder describes and partner, who then knows more,
+    places (judgement bids so: ``judgement.describe``). A bid in partner's natural suit
+    (support, a preference) and every other call outside both show nothing by themselves.
+    """
     if call.kind is not CallKind.BID or call.strain is None or call.strain is Strain.NT:
         return None
     if call.rank >= _THREE_NT.rank or not state.opened:
@@ -246,14 +251,23 @@ def described_suit(state: TableState, call: Call) -> Strain | None:
     seat = state.auction.next_seat
     if not state.side(seat).game_forced:
         return None
+    mine = False
     for step in state.steps:
         if step.call.kind is not CallKind.BID or step.call.strain is not call.strain:
             continue
         if step.seat.side is not seat.side:
             return None  # their suit: a cue bid, which nothing here defines
         if step.entry is None or not step.entry.is_artificial:
-            return None  # ours already, naturally: a raise or a rebid says other things
-    return call.strain
+            if step.seat is not seat:
+                return None  # partner's suit: support or preference says other things
+            mine = True
+    return call.strain, REBID_LENGTH if mine else DESCRIBE_LENGTH
+
+
+def described_suit(state: TableState, call: Call) -> Strain | None:
+    """The suit of :func:`described`, or None."""
+    told = described(state, call)
+    return None if told is None else told[0]
 
 
 def advance(state: TableState, call: Call, step: WalkStep | None = None) -> TableState:
