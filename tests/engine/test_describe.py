@@ -34,8 +34,8 @@ def test_a_new_suit_below_3nt_under_a_game_force_is_read_as_five_cards() -> None
     assert described_suit(state, Auction.parse("1C P 1H P 1S").calls[-1]) is Strain.S
     assert described_suit(state, Auction.parse("1C P 1H P 2D").calls[-1]) is Strain.D
     assert described_suit(state, Auction.parse("1C P 1H P 3NT").calls[-1]) is None
-    # Not forced to game: the same bid shows nothing by itself.
-    assert described_suit(_state("1C P 1D P"), Auction.parse("1C P 1D P 1S").calls[-1]) is None
+    # Not forced to game: a new suit is still natural, four or more.
+    assert described(_state("1C P 1D P"), Auction.parse("1C P 1D P 1S").calls[-1]) == (Strain.S, 4)
     after = _state("1C P 1H P 1S P")
     opener = estimate_seats(after)[Seat.N]
     assert opener.min_lengths[0] == 5  # S, H, D, C

@@ -211,10 +211,11 @@ def test_a_partscore_the_notes_give_another_shape_does_not_cap_a_rescue() -> Non
 
 def test_partners_overcall_before_our_first_call_does_not_bind_us() -> None:
     # W's 2S came before E had called at all: a guess at E's hand, not a placement E
-    # must respect. E, with 15 HCP and five hearts, still bids.
+    # must respect. E, with 17 HCP and five hearts, still bids (with 14 and the singleton
+    # in partner's spades, which a judged 2S now shows four of, passing is judgement's).
     tosr = as_systems(load_system("tosr"))
     auction = Auction.parse("2C 2S P", dealer=Seat.S)
-    result = choose_call(Hand.parse("A.AT876.Q73.A987"), auction, tosr)
+    result = choose_call(Hand.parse("A.AKT87.Q73.A987"), auction, tosr)
     assert result.call != PASS, result
     assert "partner has placed" not in result.reason
 

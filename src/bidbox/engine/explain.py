@@ -201,9 +201,9 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
             meaning = PLACEMENT_PASS_TEXT
         else:
             # Judgement's Blackwood and its answers are the conventions every player shares,
-            # and so is a new suit shown under a game force (walk.described_suit).
+            # and so is a natural suit bid below 3NT (walk.described).
             meaning = (judged_meaning(steps, step.index)
-                       or (f"natural, game forcing: {step.judged.describe()}"
+                       or (f"natural: {step.judged.describe()}"
                            if step.judged is not None else None)
                        or "not in the system: natural")
         calls.append(CallExplanation(step.index, step.seat, step.call, entry, meaning,

@@ -326,6 +326,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         # opposite 1NT-2C-2H-4NT went down; real boards).
         levels = np.array([c.level if c.is_bid else 0 for c in options])
         allowed[p.own_hcp < slam_floor] &= levels[None, :] < 6
+    _natural_lengths(state, hands, options, allowed)
     ev_allowed = np.where(allowed, ev[:, :len(options)], -np.inf)
     best = np.argmax(ev_allowed, axis=1)
     out = _judgements(options, best, duty, p, _contract_ours(auction),
@@ -338,6 +339,29 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
     out = _with_ace_ask(state, hands, p, defined, out, may_ask)
     return describe(state, hands, p, defined, out)
+
+
+def _natural_lengths(state: TableState, hands: Features, options: list[Call],
+                     allowed: Array) -> None:
+    """Bar (in place) each judged bid that partner reads as natural length
+    (:func:`walk.described`: a new suit below 3NT) for the hands short of that length, so
+    that what partner reads is what the hand holds. A hand left with no allowed call
+    keeps its calls (a forced bid with nothing natural to say)."""
+    if state.side(state.auction.next_seat).game_forced:
+        return  # describe() makes those bids, with their lengths
+    lengths = None
+    barred = np.zeros_like(allowed)
+    for j, call in enumerate(options):
+        told = described(state, call) if call.is_bid else None
+        if told is None:
+            continue
+        if lengths is None:
+            lengths = np.asarray(hands.value("lengths"), dtype=np.int64)
+        barred[:, j] = lengths[:, _COLUMN[told[0]]] < told[1]
+    if lengths is None:
+        return
+    keeps = (allowed & ~barred).any(axis=1)
+    allowed[keeps] &= ~barred[keeps]
 
 
 def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Call],

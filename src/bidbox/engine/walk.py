@@ -228,20 +228,24 @@ DESCRIBE_LENGTH = 5
 """The length a new suit bid below 3NT under a game force shows (:func:`described`)."""
 REBID_LENGTH = 6
 """The length the bidder's own natural suit bid again shows there."""
+JUDGED_LENGTH = 4
+"""The length a new suit bid below 3NT outside the notes and base shows without a game
+force: judgement bids such a suit with four cards or more (``judgement.judge``)."""
 
 _DESCRIBES = {(s, n): SuitRange("lengths", s.name, n, None)
               for s in (Strain.S, Strain.H, Strain.D, Strain.C)
-              for n in (DESCRIBE_LENGTH, REBID_LENGTH)}
+              for n in (JUDGED_LENGTH, DESCRIBE_LENGTH, REBID_LENGTH)}
 _THREE_NT = Call.bid(3, Strain.NT)
 
 
 def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
     """The suit and least length a bid outside the notes and base shows, as every player
-    reads it: under its side's game force, a bid below 3NT in a suit the opponents have
-    not bid is natural: five or more cards in a suit the side has not bid naturally, six
-    or more in one the bidder alone has. There is no hurry to guess the game: the force
-    keeps the auction open, so the bidder describes and partner, who then knows more,
-    places (judgement bids so: ``judgement.describe``). A bid in partner's natural suit
+    reads it: a bid below 3NT in a suit the opponents have not bid is natural. Under its
+    side's game force: five or more cards in a suit the side has not bid naturally, six
+    or more in one the bidder alone has; without one, four or more in a new suit. Under
+    the force there is no hurry to guess the game: the auction stays open, so the bidder
+    describes and partner, who then knows more, places (judgement bids so:
+    ``judgement.describe``). A bid in partner's natural suit
     (support, a preference) and every other call outside both show nothing by themselves.
     """
     if call.kind is not CallKind.BID or call.strain is None or call.strain is Strain.NT:
@@ -249,8 +253,7 @@ def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
     if call.rank >= _THREE_NT.rank or not state.opened:
         return None
     seat = state.auction.next_seat
-    if not state.side(seat).game_forced:
-        return None
+    forced = state.side(seat).game_forced
     mine = False
     for step in state.steps:
         if step.call.kind is not CallKind.BID or step.call.strain is not call.strain:
@@ -261,6 +264,10 @@ def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
             if step.seat is not seat:
                 return None  # partner's suit: support or preference says other things
             mine = True
+    if not forced:
+        # Without a force the bid may be the contract: a new suit is still natural, four
+        # or more; the bidder's own suit again says no more than it did.
+        return None if mine else (call.strain, JUDGED_LENGTH)
     return call.strain, REBID_LENGTH if mine else DESCRIBE_LENGTH
 
 
