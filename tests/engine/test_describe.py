@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from bidbox.core import Auction, Hand, Seat, Side
+from bidbox.core import Auction, Hand, Seat, Side, Vulnerability
 from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.engine import as_systems, bid_deal, choose_call
 from bidbox.engine.estimate import estimate_seats
@@ -45,12 +45,15 @@ def test_the_opponents_suit_and_our_own_natural_suit_are_not_new() -> None:
     state = _state("1C P 1H 2D")
     assert described_suit(state, Auction.parse("1C P 1H 2D 2S").calls[-1]) is Strain.S
     assert described_suit(state, Auction.parse("1C P 1H 2D 3D").calls[-1]) is None
+    # Partner's suit: a raise shows support, three or more; a preference nothing.
     shown = _state("1C P 1H P 1S P")
-    assert described_suit(shown, Auction.parse("1C P 1H P 1S P 2S").calls[-1]) is None
+    assert described(shown, Auction.parse("1C P 1H P 1S P 2S").calls[-1]) == (Strain.S, 3)
+    both = _state("1C P 1H P 1S P 2S P")
+    assert described(both, Auction.parse("1C P 1H P 1S P 2S P 3S").calls[-1]) is None
     # The bidder's own suit again: six or more.
     again = _state("1C P 1H P 1S P 2D P")
     assert described(again, Auction.parse("1C P 1H P 1S P 2D P 2S").calls[-1]) == (Strain.S, 6)
-    assert described(again, Auction.parse("1C P 1H P 1S P 2D P 3D").calls[-1]) is None
+    assert described(again, Auction.parse("1C P 1H P 1S P 2D P 3D").calls[-1]) == (Strain.D, 3)
 
 
 def test_judgement_shows_its_five_card_major_before_placing_the_game() -> None:
@@ -88,3 +91,32 @@ def test_judgement_rebids_a_six_card_suit_partner_has_not_raised() -> None:
     result = choose_call(Hand.parse("AKQ974.K52.A3.K5"), Auction.parse("1C P 1H P 1S P 2D P"),
                          strong_club())
     assert str(result.call) == "2S" and "rebids 6 or more S" in result.reason
+
+
+def test_every_judged_suit_bid_holds_what_partner_reads() -> None:
+    # Bid dealt deals with both sides, then replay each auction: every call whose walk
+    # reading carries a judged length (a new suit, a rebid, a raise) is held by its bidder.
+    from bidbox.engine import bid_batch
+    from bidbox.engine.walk import advance, read_call, start
+    from bidbox.evaluate import deal_batch
+    from bidbox.lang import load_system
+
+    checked = 0
+    for name in ("sbu-level1", "tosr"):
+        systems = as_systems(load_system(name))
+        deals = deal_batch(300, seed=7)
+        auctions = bid_batch(deals, systems, Seat.N, Vulnerability.NONE).auctions()
+        for i, auction in enumerate(auctions):
+            hands = [Hand.parse(h) for h in deals.pbn(i)[2:].split()]
+            state = start(systems, auction)
+            for call in auction.calls:
+                step = read_call(state, call)
+                if step.judged is not None:
+                    told = described(state, call)
+                    assert told is not None
+                    strain, least = told
+                    held = hands[int(step.seat)].lengths[3 - int(strain)]
+                    assert held >= least, (name, str(auction), str(call))
+                    checked += 1
+                state = advance(state, call, step)
+    assert checked > 50

@@ -374,7 +374,8 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
     fit unfound and told partner nothing to judge a slam on (magic-dlight's 1D positives
     placed 3NT or a blind 6NT on the first rebid); described, the suit is partner's to
     raise, and partner, captain then, places with the fit known. Slams, the ace ask and
-    hands with nothing to describe stay as judged."""
+    hands with nothing to describe stay as judged; so does a raise of partner's suit
+    below game (with the fit known the placement bids the game or weighs the slam)."""
     auction = state.auction
     if not state.side(auction.next_seat).game_forced or auction.last_bid is None:
         return judged
@@ -389,7 +390,7 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
         if call in defined or not auction.is_legal(call):
             continue
         told = described(state, call)
-        if told is not None:
+        if told is not None and told[1] >= DESCRIBE_LENGTH:  # not a raise: see the docstring
             shown.append((strain, told[1], call))
     if not shown:
         return judged

@@ -228,13 +228,15 @@ DESCRIBE_LENGTH = 5
 """The length a new suit bid below 3NT under a game force shows (:func:`described`)."""
 REBID_LENGTH = 6
 """The length the bidder's own natural suit bid again shows there."""
+SUPPORT_LENGTH = 3
+"""The support a judged raise of partner's natural suit below 3NT shows."""
 JUDGED_LENGTH = 4
 """The length a new suit bid below 3NT outside the notes and base shows without a game
 force: judgement bids such a suit with four cards or more (``judgement.judge``)."""
 
 _DESCRIBES = {(s, n): SuitRange("lengths", s.name, n, None)
               for s in (Strain.S, Strain.H, Strain.D, Strain.C)
-              for n in (JUDGED_LENGTH, DESCRIBE_LENGTH, REBID_LENGTH)}
+              for n in (SUPPORT_LENGTH, JUDGED_LENGTH, DESCRIBE_LENGTH, REBID_LENGTH)}
 _THREE_NT = Call.bid(3, Strain.NT)
 
 
@@ -242,11 +244,12 @@ def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
     """The suit and least length a bid outside the notes and base shows, as every player
     reads it: a bid below 3NT in a suit the opponents have not bid is natural. Under its
     side's game force: five or more cards in a suit the side has not bid naturally, six
-    or more in one the bidder alone has; without one, four or more in a new suit. Under
+    or more in one the bidder alone has; without one, four or more in a new suit. A raise
+    of partner's natural suit shows three or more, with or without the force. Under
     the force there is no hurry to guess the game: the auction stays open, so the bidder
     describes and partner, who then knows more, places (judgement bids so:
-    ``judgement.describe``). A bid in partner's natural suit
-    (support, a preference) and every other call outside both show nothing by themselves.
+    ``judgement.describe``). A preference (a suit both partners have bid) and every
+    other call outside both show nothing by themselves.
     """
     if call.kind is not CallKind.BID or call.strain is None or call.strain is Strain.NT:
         return None
@@ -254,16 +257,21 @@ def described(state: TableState, call: Call) -> tuple[Strain, int] | None:
         return None
     seat = state.auction.next_seat
     forced = state.side(seat).game_forced
-    mine = False
+    mine = partners = False
     for step in state.steps:
         if step.call.kind is not CallKind.BID or step.call.strain is not call.strain:
             continue
         if step.seat.side is not seat.side:
             return None  # their suit: a cue bid, which nothing here defines
         if step.entry is None or not step.entry.is_artificial:
-            if step.seat is not seat:
-                return None  # partner's suit: support or preference says other things
-            mine = True
+            if step.seat is seat:
+                mine = True
+            else:
+                partners = True
+    if partners:
+        # Partner's suit: a raise shows support; a preference after both have bid it
+        # says nothing by itself.
+        return None if mine else (call.strain, SUPPORT_LENGTH)
     if not forced:
         # Without a force the bid may be the contract: a new suit is still natural, four
         # or more; the bidder's own suit again says no more than it did.
