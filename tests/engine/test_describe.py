@@ -107,7 +107,6 @@ def test_every_judged_suit_bid_holds_what_partner_reads() -> None:
         deals = deal_batch(300, seed=7)
         auctions = bid_batch(deals, systems, Seat.N, Vulnerability.NONE).auctions()
         for i, auction in enumerate(auctions):
-            hands = [Hand.parse(h) for h in deals.pbn(i)[2:].split()]
             state = start(systems, auction)
             for call in auction.calls:
                 step = read_call(state, call)
@@ -115,7 +114,7 @@ def test_every_judged_suit_bid_holds_what_partner_reads() -> None:
                     told = described(state, call)
                     assert told is not None
                     strain, least = told
-                    held = hands[int(step.seat)].lengths[3 - int(strain)]
+                    held = deals.hand(i, step.seat).lengths[3 - int(strain)]
                     assert held >= least, (name, str(auction), str(call))
                     checked += 1
                 state = advance(state, call, step)
