@@ -615,3 +615,23 @@ def test_a_weak_hand_rescues_partners_doubled_1nt_a_card_short_of_the_notes() ->
     # Partner reads the rescue as the notes' sign-off: opener passes it.
     after = Auction.parse(f"1NT X {weak.call} P", Seat.N, Vulnerability.NS)
     assert choose_call(Hand.parse("AK54.KJ5.Q32.K54"), after, sbu()).call == PASS
+
+
+_NEGATIVE = """1S hcp 11+, 5+S [natural, opening]
+  (2C)
+    X  hcp 8+, 0-3S [negative, artificial] "negative double"
+"""
+
+
+@pytest.mark.parametrize("hand", ["KQJT7.Q.8732.K32", "KQJT7.Q2.Q32.K32"])
+def test_partners_negative_double_is_not_left_in_without_their_suit(hand: str) -> None:
+    # Three clubs and values looked like a penalty to the trick model: 2C doubled made.
+    result = choose_call(Hand.parse(hand), Auction.parse("1S 2C X P"),
+                         as_systems(compile_text(_NEGATIVE, "neg.bbx")))
+    assert result.source == "placement" and result.call.is_bid
+
+
+def test_partners_negative_double_may_be_left_in_with_their_suit() -> None:
+    result = choose_call(Hand.parse("KQJT7.A2.3.KJT98"), Auction.parse("1S 2C X P"),
+                         as_systems(compile_text(_NEGATIVE, "neg.bbx")))
+    assert result.call == PASS
