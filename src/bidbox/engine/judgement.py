@@ -349,15 +349,16 @@ TAKEOUT_TAGS = frozenset({"takeout", "negative", "responsive"})
 def _takeout_standing(state: TableState) -> Call | None:
     """Their suit contract when partner's last call doubled it for takeout (a takeout,
     negative or responsive double) and the opponent after passed: the contract that a
-    pass would leave in, doubled."""
+    pass would leave in, doubled. A double two calls back with a pass since is of their
+    bid, and the contract stands doubled, so neither needs checking."""
     auction = state.auction
     partner = state.last[auction.next_seat.partner]
     if (partner is None or partner.call.kind is not CallKind.DOUBLE or partner.entry is None
             or not TAKEOUT_TAGS & set(partner.entry.tags) or auction.calls[-1] != PASS
-            or auction.doubled != 1 or partner.index != len(auction.calls) - 2):
+            or partner.index != len(auction.calls) - 2):
         return None
     last = auction.last_bid
-    if last is None or last.strain in (None, Strain.NT) or _contract_ours(auction):
+    if last is None or last.strain in (None, Strain.NT):
         return None
     return last
 
@@ -365,7 +366,7 @@ def _takeout_standing(state: TableState) -> Call | None:
 def _takeout_kept(state: TableState, hands: Features, options: list[Call],
                   allowed: Array) -> None:
     """Partner's takeout double is left in only by a hand that wants to defend with their
-    suit as trumps: five of it at the one level, four from the two level up. The trick
+    suit as trumps: five of it at the one level, four at the two and three. The trick
     model reads our length in their suit as the partnership's, and three small with
     values behind it looked like a penalty (1S 2C X passed by opener with K32: 2C doubled
     made). Without the length we bid, as every partnership expects of a takeout double.
