@@ -240,6 +240,23 @@ def test_no_trump_in_competition_needs_their_suits_stopped() -> None:
     assert unstopped.call.is_bid and unstopped.call.strain is not Strain.NT, unstopped
 
 
+def test_a_forced_hand_shows_its_four_card_major_before_no_trump() -> None:
+    # Canary 1C P 1D P 2D P: responder must bid. With four spades he shows them (partner
+    # with four places 4S); the same values without a four-card major bid no-trump.
+    canary = as_systems(load_system("canary"))
+    auction = Auction.parse("P P 1C P 1D P 2D P", dealer=Seat.W)
+    major = choose_call(Hand.parse("9874.AJ5.T8.J975"), auction, canary)
+    assert major.call == Call.parse("2S") and "four or more S" in major.reason, major
+    flat = choose_call(Hand.parse("987.AJ54.T8.J975"), auction, canary)
+    assert flat.call == Call.parse("2H"), flat
+    none = choose_call(Hand.parse("987.AJ5.T84.J975"), auction, canary)
+    assert none.call.is_bid and none.call.strain is Strain.NT, none
+    # Partner with four spades and 19 plays in spades, trying for game or bidding it.
+    after = Auction.parse("P P 1C P 1D P 2D P 2S P", dealer=Seat.W)
+    game = choose_call(Hand.parse("AKT2.62.KQ652.AK"), after, canary)
+    assert game.call.strain is Strain.S and game.call.level >= 3, game
+
+
 def test_the_notes_3nt_gives_way_to_a_known_major_fit() -> None:
     # Opener shows five hearts; responder's 3NT is the notes' sign-off. With four
     # hearts (nine together) the captain plays 4H; with two, 3NT stands.

@@ -45,6 +45,7 @@ from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import estimate_tricks, trick_model_info
 from bidbox.engine.walk import (
     DESCRIBE_LENGTH,
+    JUDGED_LENGTH,
     TableState,
     WalkStep,
     described,
@@ -339,6 +340,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
         out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
     out = _with_ace_ask(state, hands, p, defined, out, may_ask)
+    out = explore_major(state, hands, p, defined, out, duty)
     return describe(state, hands, p, defined, out)
 
 
@@ -466,6 +468,63 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
             out.append(Judgement(call, rows, f"under the game force: {_held(p, rows)}, no "
                                  f"known major fit; {what} {least} or more {strain.name} "
                                  f"before placing the game"))
+    return out
+
+
+def explore_major(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
+                  judged: list[Judgement], duty: str) -> list[Judgement]:
+    """``judged`` with a four-card major shown first by the hands that must bid (partner's
+    forcing call, no game force) and would bid 2NT or 3NT with no known major fit: the
+    major at the two level, in a suit nobody has named, hearts first with both. Partner
+    reads a judged new suit as four or more (:func:`walk.described`) and places with the
+    fit known; no-trump at once left a 4-4 major fit unfound (canary
+    1C P 1D P 2D P: 9874.AJ5.T8.J975 tried 2NT, partner bid 3NT, 4S made)."""
+    auction = state.auction
+    if (duty != "forced" or state.side(auction.next_seat).game_forced
+            or auction.last_bid is None):
+        return judged
+    # Partner's own natural forcing call: partner, unlimited, is the captain and places
+    # over the major. After partner's artificial answer to our ask we are the captain and
+    # place ourselves (1NT 2C 2D: the asker's 2S was passed, 3NT was on).
+    partner = state.last[auction.next_seat.partner]
+    if (partner is None or partner.entry is None or partner.entry.is_artificial
+            or partner.entry.forcing is not Forcing.FORCING):
+        return judged
+    last = auction.last_bid
+    assert last.strain is not None
+    nt = np.zeros(hands.n, dtype=bool)
+    nt_rank = np.full(hands.n, 99)
+    for j in judged:
+        c = j.call
+        if c.is_bid and c.strain is Strain.NT and c.level <= 3:  # not 4NT: an ask
+            nt |= j.mask
+            nt_rank = np.where(j.mask, c.rank, nt_rank)
+    if not nt.any():
+        return judged
+    fits = _known_fits(state, hands, p.seats)
+    lengths = np.asarray(hands.value("lengths"), dtype=np.int64)
+    shows = np.zeros(hands.n, dtype=bool)
+    out = list(judged)
+    named = {c.strain for c in auction.calls if c.is_bid}
+    for strain in (Strain.H, Strain.S):
+        level = last.level if strain > last.strain else last.level + 1
+        call = Call.bid(level, strain)
+        # Only at the two level and in a suit nobody has named, artificially or not: at
+        # the three level partner's raise with three cards is a game on a 4-3 fit, and
+        # after partner's artificial answer in the suit the fit is a guess.
+        if level > 2 or strain in named or call in defined or not auction.is_legal(call):
+            continue
+        told = described(state, call)
+        if told is None or told[1] != JUDGED_LENGTH:
+            continue
+        rows = (nt & ~shows & (call.rank < nt_rank) & ~fits[:, 0] & ~fits[:, 1]
+                & (lengths[:, _COLUMN[strain]] >= JUDGED_LENGTH))
+        if not rows.any():
+            continue
+        shows |= rows
+        out = [replace(j, mask=j.mask & ~rows) for j in out if (j.mask & ~rows).any()]
+        out.append(Judgement(call, rows, f"forced to bid: {_held(p, rows)}, no known major "
+                             f"fit; shows four or more {strain.name} before no-trump"))
     return out
 
 
