@@ -430,7 +430,7 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
     assert last.strain is not None
     shown: list[tuple[Strain, int, Call]] = []
     for strain in _SUIT_OF_COLUMN:  # S, H, D, C
-        level = last.level if strain > last.strain else last.level + 1
+        level = _cheapest_level(last, strain)
         if level > 3:
             continue
         call = Call.bid(level, strain)
@@ -471,11 +471,18 @@ def describe(state: TableState, hands: Features, p: _Prospects, defined: set[Cal
     return out
 
 
+def _cheapest_level(last: Call, strain: Strain) -> int:
+    """The level of the cheapest bid of ``strain`` over the bid ``last`` (8 past 7NT)."""
+    assert last.strain is not None
+    return last.level if strain > last.strain else last.level + 1
+
+
 def explore_major(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
                   judged: list[Judgement], duty: str) -> list[Judgement]:
     """``judged`` with a four-card major shown first by the hands that must bid (partner's
-    forcing call, no game force) and would bid 2NT or 3NT with no known major fit: the
-    major at the two level, in a suit nobody has named, hearts first with both. Partner
+    forcing call, no game force) and would bid no-trump below 4NT with no known major fit:
+    the major at the one or two level below that no-trump bid, in a suit nobody has
+    named, hearts first with both. Partner
     reads a judged new suit as four or more (:func:`walk.described`) and places with the
     fit known; no-trump at once left a 4-4 major fit unfound (canary
     1C P 1D P 2D P: 9874.AJ5.T8.J975 tried 2NT, partner bid 3NT, 4S made)."""
@@ -507,12 +514,14 @@ def explore_major(state: TableState, hands: Features, p: _Prospects, defined: se
     out = list(judged)
     named = {c.strain for c in auction.calls if c.is_bid}
     for strain in (Strain.H, Strain.S):
-        level = last.level if strain > last.strain else last.level + 1
-        call = Call.bid(level, strain)
+        level = _cheapest_level(last, strain)
         # Only at the two level and in a suit nobody has named, artificially or not: at
         # the three level partner's raise with three cards is a game on a 4-3 fit, and
         # after partner's artificial answer in the suit the fit is a guess.
-        if level > 2 or strain in named or call in defined or not auction.is_legal(call):
+        if level > 2 or strain in named:
+            continue
+        call = Call.bid(level, strain)
+        if call in defined or not auction.is_legal(call):
             continue
         told = described(state, call)
         if told is None or told[1] != JUDGED_LENGTH:
