@@ -652,3 +652,23 @@ def test_partners_negative_double_may_be_left_in_with_their_suit() -> None:
     result = choose_call(Hand.parse("KQJT7.A2.3.KJT98"), Auction.parse("1S 2C X P"),
                          as_systems(compile_text(_NEGATIVE, "neg.bbx")))
     assert result.call == PASS
+
+
+def test_shape_adds_tricks_at_every_level_and_flatness_takes_none() -> None:
+    from bidbox.engine.estimate import PartnerView
+    from bidbox.engine.judgement import _level_shape
+    partner = PartnerView(np.array([8.0, 8.0]), 2.0, np.array([[3.0, 3.0, 4.0, 3.0]] * 2),
+                          np.array([1.2, 1.2, 1.2, 1.2]))
+    own = np.array([[6.0, 2.0, 0.0, 5.0], [5.0, 3.0, 3.0, 2.0]])  # 6-2-0-5; 5-3-3-2
+    shift = _level_shape(own, partner)
+    assert shift[0, 0] > 0.4  # nine spades with a void and a doubleton on the side
+    assert (shift >= 0).all() and shift[:, 4].max() == 0  # nothing off, nothing in NT
+    assert shift[1, 0] < shift[0, 0]
+
+
+def test_a_shapely_balancer_bids_the_game_its_points_alone_do_not() -> None:
+    # Real board 5 of ben-friends-daily-2024-07-19: 4S made; on points alone (15 HCP
+    # opposite a passed partner) the balancer competed with 2S.
+    auction = Auction.parse("1D P P 1S 2D P P", dealer=Seat.N)
+    result = choose_call(Hand.parse("AKQJ95.A6..J8653"), auction, sbu())
+    assert result.call == Call.parse("4S") and result.source == "placement", result
