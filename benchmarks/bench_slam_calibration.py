@@ -25,7 +25,8 @@ slam tries' reach, so the filter the benchmark applies is one the captain applie
 
 Printed per system: the reliability table by predicted-probability bins (count, mean
 predicted, observed rate with its 95% Wilson interval), the Brier score, and the same
-for the points-only distribution (``_prospects``' own) beside it.
+for the points-only distribution (``_prospects``' own: points, lengths and, since
+2026-12-04, the positive all-levels shape correction) beside it.
 
     PYTHONPATH=src python benchmarks/bench_slam_calibration.py [--system sbu-level1] \\
         [--deals 4000] [--seed 31] [--min-hcp 0] [--tables PATH.npz] [--json PATH]
