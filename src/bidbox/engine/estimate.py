@@ -91,7 +91,14 @@ _MASKS_KEPT = 8192  # the bound the whole-fact cache had: up to 59 KB a mask
 
 @lru_cache(maxsize=65536)
 def _reads_context(c: Constraint) -> bool:
-    return "context" in c.measures()
+    return "context" in _measures_of(c)
+
+
+@lru_cache(maxsize=65536)
+def _measures_of(c: Constraint) -> frozenset[str]:
+    """``c.measures()``, kept: a seat's estimate asks for the measures of each of its
+    facts at every new call, and the walk over the constraint tree is most of that."""
+    return frozenset(c.measures())
 
 
 @cache
@@ -267,7 +274,8 @@ def _seat_estimate(state: TableState, steps: tuple[WalkStep, ...]) -> SeatEstima
         return hit[1]
     exact, mask = _seat_mask(key, readings)
     out = _estimate_of_mask(mask, exact, mask.size)
-    told = set().union(*(r.shows.measures() for r in readings if r.shows is not None))
+    told = frozenset().union(*(_measures_of(r.shows) for r in readings
+                               if r.shows is not None))
     if "controls" in told:
         out = replace(out, controls=_histogram(mask, exact, "controls", 13))
     if "aces" in told and not exact:  # aces are read on the pool, never exactly
@@ -299,7 +307,7 @@ def _seat_mask(key: _Key, readings: list[CallReading]) -> tuple[bool, Array]:
         last = readings[-1]
         assert last.shows is not None
         before_exact, before = _seat_mask(key[:-1], readings[:-1])
-        exact = before_exact and last.shows.measures() <= EXACT_MEASURES
+        exact = before_exact and _measures_of(last.shows) <= EXACT_MEASURES
         if exact == before_exact:
             mask = before & _fact_mask(last.shows, last.step.context, exact)
         else:
