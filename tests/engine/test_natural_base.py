@@ -115,3 +115,16 @@ def test_their_four_level_opening_is_doubled_for_takeout() -> None:
     # Three cards in their suit: no takeout double.
     flat = choose_call(Hand.parse("Q65.AQ54.KJ32.43"), Auction.parse("4S P P"), bare())
     assert flat.call == PASS
+
+
+def test_partners_takeout_double_of_a_weak_two_is_answered_by_the_base() -> None:
+    # Their natural weak 2S, our takeout double, their pass: a weak hand names its longest
+    # suit with a limit the doubler reads; strong trumps leave the double in.
+    systems = _against("2S hcp 5-10, 6+S [preempt]")
+    weak = choose_call(Hand.parse("52.QT854.J52.T42"), Auction.parse("2S X P"), systems)
+    assert weak.call == Call.parse("3H") and weak.source == "base"
+    explained = explain(Auction.parse(f"2S X P {weak.call}"), systems)
+    known = explained.knowledge[explained.calls[-1].seat]
+    assert known.ranges["hcp"][1] <= 10
+    trumps = choose_call(Hand.parse("KQJ95.42.Q52.T42"), Auction.parse("2S X P"), systems)
+    assert trumps.call == PASS and trumps.source == "base" and "trumps" in trumps.meaning
