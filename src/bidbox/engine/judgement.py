@@ -42,7 +42,12 @@ from bidbox.engine import kernels
 from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, partner_view
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
-from bidbox.engine.tricks import TrickModelError, estimate_tricks, trick_model_info
+from bidbox.engine.tricks import (
+    TrickModelError,
+    estimate_tricks,
+    interpolate,
+    trick_model_info,
+)
 from bidbox.engine.walk import (
     DESCRIBE_LENGTH,
     JUDGED_LENGTH,
@@ -1303,7 +1308,7 @@ def _short_units(own: Array, odds: Array) -> Array:
 
 
 @cache
-def _level_table() -> tuple[float, Array]:
+def _level_table() -> tuple[int, Array]:
     """The all-levels suit correction (tools/build_shape_tricks.py): the fit of its first
     row and the mean per fit (one card a row, the last for that many or more) and short-
     suit count, with a row of zeros a card below the first fit, so that shorter fits get
@@ -1313,7 +1318,7 @@ def _level_table() -> tuple[float, Array]:
     if [f["fit"] for f in fits] != list(range(fits[0]["fit"], fits[0]["fit"] + len(fits))):
         raise TrickModelError("shape_tricks.json: all_levels fits must be one card apart")
     rows = [[g["mean"] for g in f["groups"]] for f in fits]
-    return (float(fits[0]["fit"] - 1),
+    return (int(fits[0]["fit"]) - 1,
             np.array([[0.0] * len(rows[0]), *rows], dtype=np.float64))
 
 
@@ -1328,20 +1333,9 @@ def _level_shape(own_len: Array, view: PartnerView) -> Array:
     first, table = _level_table()
     units = _short_units(np.rint(own_len), _partner_length_odds(view.lengths,
                                                                 view.lengths_sd))
-    rows, cols = table.shape
-    # Bilinear: along the fit between its rows, along the short-suit count between groups.
-    y = np.minimum(np.maximum(own_len + view.lengths - first, 0.0), rows - 1.0)
-    r = np.minimum(y.astype(np.intp), rows - 2)
-    dy = y - r
-    x = np.minimum(np.maximum(units - SHAPE_LOW["suit"], 0.0), cols - 1.0)
-    c = np.minimum(x.astype(np.intp), cols - 2)
-    dx = x - c
-    flat = table.reshape(-1)
-    at = r * cols + c
-    low = (1 - dx) * flat[at] + dx * flat[at + 1]
-    high = (1 - dx) * flat[at + cols] + dx * flat[at + cols + 1]
     out = np.zeros((own_len.shape[0], 5))
-    out[:, :4] = (1 - dy) * low + dy * high
+    out[:, :4] = interpolate(table, (first, SHAPE_LOW["suit"]),
+                             [own_len + view.lengths, units])
     # Only what shape adds: the flat side of the table (4-4 with two doubletons and no
     # shortness, -0.2 to -0.7) is as measured, but taken off the suit alone it moved
     # flat hands from four of a major to 3NT, and on dealt deals that lost (DESIGN.md).

@@ -263,5 +263,13 @@ def decode_boards(rows: list[str]) -> tuple[FloatArray, FloatArray, npt.NDArray[
     return hcp, digits[:, 2:6].astype(np.float64), digits[:, 6:11]
 
 
+def interpolate(table: FloatArray, low: tuple[int, ...], coords: list[FloatArray]
+                ) -> FloatArray:
+    """Multilinear interpolation of ``table`` (its cells at integer steps from ``low`` per
+    axis) at ``coords``, one array per axis, clipped to its range: the trick model's own
+    reading of its tables, for the corrections other modules keep beside it."""
+    return _Table(tuple(str(k) for k in range(table.ndim)), low, table)(coords)
+
+
 __all__ = ["STRAINS", "TrickModelError", "decode_boards", "estimate_tricks",
-           "holdout_boards", "load_model", "trick_model_info"]
+           "holdout_boards", "interpolate", "load_model", "trick_model_info"]
