@@ -28,8 +28,8 @@ Other figures, per system (definitions, because each is a choice):
 - final contract in an artificial call: the bid that became the contract was made by a
   system entry that is artificial (``CallEntry.is_artificial``: relay, transfer, ...);
   split by who left it in, the source of the call partner of its bidder made next: the
-  notes (a pass they write for it: "plays the 3NT answer", the 3NT weak relay's "fewer
-  than five controls"), the base, or judgement (the placement, the catch-all pass
+  notes (a pass they write for it: "plays the 3NT answer", a non-forcing relay passed
+  with the suit it offers), the base, or judgement (the placement, the catch-all pass
   included; the issue's "never");
 - game force dropped: auctions in which a side made a game-forcing call and did not end
   declaring a game, unless the final contract was doubled (a penalty double passed);
@@ -395,8 +395,8 @@ def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
     after = auction.last_bid_index() + 2
     if after >= len(results):
         return ""
-    # A pass the notes write for this call (the weak relay's "fewer than five controls:
-    # plays 3NT", a non-forcing relay passed with the suit) is the notes' answer: the
+    # A pass the notes write for this call (the relayer's "plays the 3NT answer", a
+    # non-forcing relay passed with the suit) is the notes' answer: the
     # partner who had to answer did. The catch-all pass (``P any [priority -N]``: the
     # notes end there) taken by judgement is judgement's, whatever its text says.
     entry = results[after].entry
