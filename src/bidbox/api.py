@@ -26,6 +26,7 @@ from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.batch import bid_batch
 from bidbox.engine.bidder import BidResult, choose_call
+from bidbox.engine.decide import PLACEMENT
 from bidbox.engine.explain import CallExplanation, SeatKnowledge, explain
 from bidbox.engine.explain import Explanation as EngineExplanation
 from bidbox.engine.reasons import Reason, explain_choice
@@ -180,6 +181,20 @@ def deals_batch(deals: DealBatch | Sequence[str]) -> DealBatch:
     return DealBatch(masks)
 
 
+def _partner_shows(auction: Auction, systems: Mapping[Side, CompiledSystem], seat: Seat
+                   ) -> str | None:
+    """What partner's calls have shown, as ``explain`` states it, for a placement's reason;
+    None when partner has not called or the calls contradict each other. Worked out only
+    here (one hand, a player reading): the batch bidder never asks."""
+    if not any(auction.seat_of(i) is seat.partner for i in range(len(auction.calls))):
+        return None
+    known = explain(auction, systems).knowledge[seat.partner]
+    text = known.statement
+    if not known.consistent or not text or text == "nothing shown":
+        return None
+    return text
+
+
 # --- results -----------------------------------------------------------------------
 @dataclass(frozen=True)
 class Bid:
@@ -194,6 +209,7 @@ class Bid:
     result: BidResult
     decision: AlertDecision
     why: Reason | None = None  # the hand's features that decided it, in words
+    partner_shows: str | None = None  # a placement's view of partner, as explain says it
 
     @property
     def call(self) -> Call:
@@ -259,6 +275,8 @@ class Bid:
         data["reason_features"] = self.reason_features
         if self.why is not None and self.why.closest is not None:
             data["reason_closest"] = self.why.closest
+        if self.partner_shows is not None:
+            data["partner_shows"] = self.partner_shows
         return bid_alert_json(data, self.decision)
 
     def __str__(self) -> str:
@@ -449,9 +467,11 @@ class System:
         result = choose_call(the_hand, the_auction, systems)
         decision = decide_call_alert(the_auction, result.call, systems,
                                      get_regulation(regulation))
+        shown = (_partner_shows(the_auction, systems, seat)
+                 if result.source == PLACEMENT else None)
         why = explain_choice(the_hand, the_auction, systems, result.entry, result.source,
-                             result.reason)
-        return Bid(seat, the_auction, result, decision, why)
+                             result.reason, shown)
+        return Bid(seat, the_auction, result, decision, why, shown)
 
     def explain(self, auction: AuctionLike, *, dealer: SeatLike | None = None,
                 vul: VulLike | None = None, opponents: System | None = None,

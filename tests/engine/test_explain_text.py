@@ -139,6 +139,24 @@ def test_bid_json_adds_reason_features() -> None:
     assert data["reason_features"] == {"hcp": 14, "shape": "3-3-3-4", "balanced": True}
 
 
+def test_a_placement_says_what_partner_shows() -> None:
+    """The captain decides on what partner's calls showed: the reason says it first, in
+    explain's words, and the JSON adds it as ``partner_shows``; a call the notes make does
+    not carry it."""
+    sbu = system("sbu-level1", ())
+    auction = "1D P 1H P 1S P 3S P"
+    placed = sbu.bid("AJ985.7.AK6543.Q", auction, dealer="S", vul="ew")
+    data = placed.to_json()
+    assert data["source"] == "placement"
+    known = sbu.explain(auction, dealer="S", vul="ew").to_json()["knowledge"]
+    north = known["N"]  # type: ignore[index]
+    assert data["partner_shows"] == north["text"]
+    assert "HCP" in str(data["partner_shows"])
+    assert f": placement: partner shows {north['text']}; we hold 14 HCP" in str(data["reason"])
+    noted = sbu.bid("K32.Q54.AQ4.QJ32").to_json()
+    assert noted["source"] == "system" and "partner_shows" not in noted
+
+
 # --- the pieces ---------------------------------------------------------------------
 def test_relaxing_admits_every_hand_the_meaning_does() -> None:
     card = SuitFlag("stoppers", "H")

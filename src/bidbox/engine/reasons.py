@@ -81,12 +81,16 @@ def _plain(value: object) -> object:
 
 
 def explain_choice(hand: Hand, auction: Auction, systems: Mapping[Side, System],
-                   entry: CallEntry | None, source: str, judged_reason: str) -> Reason:
+                   entry: CallEntry | None, source: str, judged_reason: str,
+                   partner_shows: str | None = None) -> Reason:
     """The reason for the call ``entry`` (None: judgement's own) that ``hand`` makes after
-    ``auction``; ``judged_reason`` is the engine's reason, kept for judgement's calls."""
+    ``auction``; ``judged_reason`` is the engine's reason, kept for judgement's calls;
+    ``partner_shows``: what partner's calls have shown, as ``explain`` states it, which a
+    placement names before its estimate (the captain decides on it)."""
     if entry is None or source not in (SYSTEM, BASE):
         features = hand_features(hand, {"hcp"})
-        return Reason(f"{_lead(features)}: {judged_reason}", features)
+        said = with_partner_shown(judged_reason, partner_shows)
+        return Reason(f"{_lead(features)}: {said}", features)
     _, state = replay(auction, systems)
     seat = auction.next_seat
     here = state.side(seat)
@@ -110,6 +114,16 @@ def explain_choice(hand: Hand, auction: Auction, systems: Mapping[Side, System],
     where = "the natural base" if source == BASE else "the notes"
     place = f"{Path(entry.location.file).name}:{entry.location.line}"
     return Reason(f"{text} ({where}, {place})", features, closest)
+
+
+def with_partner_shown(reason: str, shown: str | None) -> str:
+    """A placement's reason with what partner has shown put first: "placement: partner
+    shows 10-12 HCP, 4+ spades; we hold 14 HCP ...". Other judged reasons (an answer to
+    Blackwood, a pass after partner's sign-off) are left as they are."""
+    head, sep, rest = reason.partition(": ")
+    if not shown or not sep or not head.startswith("placement"):
+        return reason
+    return f"{head}: partner shows {shown}; {rest}"
 
 
 def _deciding(c: Constraint, one: HandFeatures, ctx: TableContext) -> list[Constraint]:
