@@ -672,3 +672,16 @@ def test_a_shapely_balancer_bids_the_game_its_points_alone_do_not() -> None:
     auction = Auction.parse("1D P P 1S 2D P P", dealer=Seat.N)
     result = choose_call(Hand.parse("AKQJ95.A6..J8653"), auction, sbu())
     assert result.call == Call.parse("4S") and result.source == "placement", result
+
+
+def test_after_the_answer_the_odds_take_the_residuals_spread(monkeypatch: pytest.MonkeyPatch
+                                                              ) -> None:
+    """Partner's 5H shows the two aces we lack: with 21 HCP and seven diamonds opposite a
+    1NT with diamond support, the grand is sure enough at the spread the solved deals
+    show after the answer, and not at the full modelled one (dealt deal, 7D made)."""
+    from bidbox.engine import judgement
+    tosr = as_systems(load_system("tosr"))
+    hand, auction = Hand.parse(".KQ84.AK98653.AQ"), Auction.parse("P 1NT 2S 3C P 3D P 4NT P 5H P")
+    assert choose_call(hand, auction, tosr).call == Call.parse("7D")
+    monkeypatch.setattr(judgement, "ACE_SPREAD", 1.0)
+    assert choose_call(hand, auction, tosr).call == Call.parse("6D")

@@ -1229,13 +1229,31 @@ def _answer_aces(hands: Features) -> list[Judgement]:
     return out
 
 
+ACE_SPREAD = 0.75
+"""The share of its modelled spread that the trick distribution takes once Blackwood's
+answer has told the partnership's aces (:func:`after_ace_answer`). The spread is the
+ace table's error (measured with both hands known) and what partner's unknown cards add;
+after the answer the double-dummy residuals spread only 0.66-0.83 as wide
+(``benchmarks/bench_slam_calibration.py``), so a grand with every ace read as less sure
+than it is. Dealt slam-zone deals (``bench_slams.py``, 12,000 dealt, 27+ HCP kept,
+against the full spread), seed 23: sbu-level1 +0.010 [-0.004, +0.023], tosr +0.004
+[-0.004, +0.013] IMPs a deal (3 changed: three grands bid and made where six was); seed
+24 sbu-level1 +0.006 [-0.006, +0.019] (one more such grand), tosr unchanged. Tried
+and not kept: the same for every ace-aware distribution, the blind slams' and the ask's
+too (seeds 23 and 24 pooled +0.030 [+0.001, +0.060], but a calibration a little worse,
+Brier 0.1125 -> 0.1146 for sbu-level1, and blind grands and slams where a player asks:
+7NT with AKQJ76.K54.A2.A2 opposite a 12-14 1NT that may lack the heart ace, 6NT rather
+than the quantitative 4NT with 12 opposite 20-22)."""
+
+
 def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None,
-                   shape: Array | None = None) -> Array:
+                   shape: Array | None = None, spread_share: float = 1.0) -> Array:
     """The trick distribution once the partnership's aces (``total`` per hand) are known:
     the model's estimate moved by its error for that many aces, spread by that error and
     what partner's unknown cards add (tools/build_ace_tricks.py). ``rows``: only these
     hands of the batch (``total`` is then theirs); ``shape``: their
-    :func:`_shape_shift`, when the caller has it already."""
+    :func:`_shape_shift`, when the caller has it already; ``spread_share``: the share of the
+    spread taken (:data:`ACE_SPREAD` once the aces are told)."""
     table = _ace_tricks()
     idx = np.clip(total, 0, 4).astype(np.intp)
     shift = np.empty((len(idx), 5))
@@ -1250,7 +1268,8 @@ def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None,
     # they add replaces the all-levels one (:func:`_level_shape`) rather than adding to it.
     tricks = p.base_tricks if rows is None else p.base_tricks[rows]
     tricks = tricks + (_shape_shift(p, rows) if shape is None else shape)
-    out = trick_distribution(tricks + shift, np.sqrt(spread ** 2 + _partner_variance(p.view)))
+    out = trick_distribution(tricks + shift,
+                             spread_share * np.sqrt(spread ** 2 + _partner_variance(p.view)))
     # Two aces missing: the defence cashes them, twelve tricks only as often as the
     # solved deals made them (a void, a discard); the rest is eleven.
     short = idx <= 2
@@ -1647,7 +1666,7 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
     trumps = _trumps(state, hands, p)
     # With no fit known any more (it was known when we asked), the longest combined suit.
     trumps = np.where(trumps >= 0, trumps, np.argmax(p.combined_len, axis=1))
-    probs = _ace_prospects(p, total)
+    probs = _ace_prospects(p, total, spread_share=ACE_SPREAD)
     auction = state.auction
     vul = bool(p.ctx.vul)
     choice: dict[Call, Array] = {}
