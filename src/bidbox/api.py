@@ -455,8 +455,13 @@ class System:
 
     def bid(self, hand: HandLike, auction: AuctionLike = "", *, dealer: SeatLike | None = None,
             vul: VulLike | None = None, opponents: System | None = None,
-            regulation: RegulationLike = "sbu") -> Bid:
-        """The call for ``hand`` held by the seat to call next in ``auction``."""
+            regulation: RegulationLike = "sbu", describe_partner: bool = True) -> Bid:
+        """The call for ``hand`` held by the seat to call next in ``auction``.
+
+        ``describe_partner``: a placement's reason says first what partner's calls have
+        shown, as ``explain`` states it; that costs an explanation of the auction (about
+        0.2-0.3 s), which a caller that bids many calls in a row (the web table's robots)
+        may leave out."""
         the_hand = _hand(hand)
         the_auction = _auction(auction, dealer, vul)
         if the_auction.is_ended:
@@ -468,7 +473,7 @@ class System:
         decision = decide_call_alert(the_auction, result.call, systems,
                                      get_regulation(regulation))
         shown = (_partner_shows(the_auction, systems, seat)
-                 if result.source == PLACEMENT else None)
+                 if describe_partner and result.source == PLACEMENT else None)
         why = explain_choice(the_hand, the_auction, systems, result.entry, result.source,
                              result.reason, shown)
         return Bid(seat, the_auction, result, decision, why, shown)

@@ -153,6 +153,11 @@ def test_a_placement_says_what_partner_shows() -> None:
     assert data["partner_shows"] == north["text"]
     assert "HCP" in str(data["partner_shows"])
     assert f": placement: partner shows {north['text']}; we hold 14 HCP" in str(data["reason"])
+    # A caller bidding many calls (the web table's robots) may leave the explanation out.
+    quiet = sbu.bid("AJ985.7.AK6543.Q", auction, dealer="S", vul="ew",
+                    describe_partner=False).to_json()
+    assert quiet["call"] == data["call"] and "partner_shows" not in quiet
+    assert "partner shows" not in str(quiet["reason"])
     noted = sbu.bid("K32.Q54.AQ4.QJ32").to_json()
     assert noted["source"] == "system" and "partner_shows" not in noted
 

@@ -174,9 +174,12 @@ class Table:
         return self.sides(Seat.N)
 
     def robot_bid(self, auction: Auction) -> Bid:
+        """The robot's call at ``auction``. Its reason does not restate what partner has
+        shown: that costs an explanation of the auction per call, and the table's own
+        known-now panel says it."""
         seat = auction.next_seat
         mine, other = self.sides(seat)
-        return mine.bid(self.hands[seat], auction, opponents=other)
+        return mine.bid(self.hands[seat], auction, opponents=other, describe_partner=False)
 
     def robots_bid(self) -> None:
         """Robots call until it is the person's turn or the auction has ended."""
