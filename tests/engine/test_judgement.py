@@ -685,3 +685,16 @@ def test_after_the_answer_the_odds_take_the_residuals_spread(monkeypatch: pytest
     assert choose_call(hand, auction, tosr).call == Call.parse("7D")
     monkeypatch.setattr(judgement, "ACE_SPREAD", 1.0)
     assert choose_call(hand, auction, tosr).call == Call.parse("6D")
+
+
+def test_the_ace_ask_weighs_the_answer_as_the_captain_will_read_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """11 HCP and five hearts opposite Acol's 16-18 raise to 3H: asking is worth it when
+    each answer is valued at the spread the captain reads after it (6H made on the dealt
+    deal, partner showing the two aces we lack); at the full spread he signs off in 4H."""
+    from bidbox.engine import judgement
+    auction = Auction.parse("P P 1C P 1H P 3H P", Seat.E, Vulnerability.NONE)
+    hand = Hand.parse("AJ53.QT832.A3.64")
+    assert choose_call(hand, auction, sbu()).call == Call.parse("4NT")
+    monkeypatch.setattr(judgement, "ACE_SPREAD", 1.0)
+    assert choose_call(hand, auction, sbu()).call == Call.parse("4H")

@@ -1238,7 +1238,13 @@ after the answer the double-dummy residuals spread only 0.66-0.83 as wide
 than it is. Dealt slam-zone deals (``bench_slams.py``, 12,000 dealt, 27+ HCP kept,
 against the full spread), seed 23: sbu-level1 +0.010 [-0.004, +0.023], tosr +0.004
 [-0.004, +0.013] IMPs a deal (3 changed: three grands bid and made where six was); seed
-24 sbu-level1 +0.006 [-0.006, +0.019] (one more such grand), tosr unchanged. Tried
+24 sbu-level1 +0.006 [-0.006, +0.019] (one more such grand), tosr unchanged. The ace ask
+(:func:`ace_ask`) values each answer at the same spread, since it weighs the choice the
+captain makes after it: against the answer's odds alone, seeds 23 and 24 pooled
+sbu-level1 +0.030 [+0.009, +0.050] (23 of 4,082 changed: more asks, slams 13 bid and 11
+make against 4 and 0), tosr -0.005 [-0.020, +0.010] (11 changed); unfiltered deals
+(8,000, seed 61) sbu-level1 -0.000 [-0.006, +0.005], tosr -0.002 [-0.006, +0.001]; real
+boards unchanged. Tried
 and not kept: the same for every ace-aware distribution, the blind slams' and the ask's
 too (seeds 23 and 24 pooled +0.030 [+0.001, +0.060], but a calibration a little worse,
 Brier 0.1125 -> 0.1146 for sbu-level1, and blind grands and slams where a player asks:
@@ -1470,7 +1476,8 @@ def _aces_from_controls(told: Array, own: Array, kings: Array, q: Array, own_hcp
     return out
 
 
-def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, Array]:
+def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array,
+                       spread_share: float = 1.0) -> dict[int, Array]:
     """:func:`_ace_prospects` of ``rows`` for each number of aces (0-4) that ``weights``
     gives a chance, in one call: the hands' shape is worked out once and every count's
     rows go through the trick distribution together, not five times over."""
@@ -1483,7 +1490,7 @@ def _prospects_by_aces(p: _Prospects, rows: Array, weights: Array) -> dict[int, 
     shape = _shape_rows(p, rows)
     stacked = _ace_prospects(p, np.repeat(np.array(used), m),
                              np.concatenate([rows] * len(used)),
-                             np.concatenate([shape] * len(used)))
+                             np.concatenate([shape] * len(used)), spread_share)
     return {total: stacked[i * m:(i + 1) * m] for i, total in enumerate(used)}
 
 
@@ -1630,7 +1637,11 @@ def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call
         game, five, six = (Call.bid(k, suit) for k in (GAME_LEVEL[suit], 5, 6))
         # The zone's own weights and distributions (these hands are all in the zone):
         # the same values as worked out for these rows alone, each row read by itself.
-        zone_rows, zone_weights, by_aces = _zone(p, hands)
+        zone_rows, zone_weights, _ = _zone(p, hands)
+        # Each answer valued as the captain will see it after the answer, at the spread
+        # he will then read (:data:`ACE_SPREAD`), so that asking is weighed by the choice
+        # it leads to.
+        by_aces = _prospects_by_aces(p, zone_rows, zone_weights, ACE_SPREAD)
         at = np.searchsorted(zone_rows, rows)
         weights = zone_weights[at]
         asked = np.zeros(len(rows))
