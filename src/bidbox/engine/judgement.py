@@ -1244,12 +1244,11 @@ captain makes after it: against the answer's odds alone, seeds 23 and 24 pooled
 sbu-level1 +0.030 [+0.009, +0.050] (23 of 4,082 changed: more asks, slams 13 bid and 11
 make against 4 and 0), tosr -0.005 [-0.020, +0.010] (11 changed); unfiltered deals
 (8,000, seed 61) sbu-level1 -0.000 [-0.006, +0.005], tosr -0.002 [-0.006, +0.001]; real
-boards unchanged. Tried
-and not kept: the same for every ace-aware distribution, the blind slams' and the ask's
-too (seeds 23 and 24 pooled +0.030 [+0.001, +0.060], but a calibration a little worse,
-Brier 0.1125 -> 0.1146 for sbu-level1, and blind grands and slams where a player asks:
-7NT with AKQJ76.K54.A2.A2 opposite a 12-14 1NT that may lack the heart ace, 6NT rather
-than the quantitative 4NT with 12 opposite 20-22)."""
+boards unchanged. Tried and not kept: the same for every ace-aware distribution, the
+blind slams' too (seeds 23 and 24 pooled +0.030 [+0.001, +0.060], but a calibration a
+little worse, Brier 0.1125 -> 0.1146 for sbu-level1, and blind grands and slams where a
+player asks: 7NT with AKQJ76.K54.A2.A2 opposite a 12-14 1NT that may lack the heart
+ace, 6NT rather than the quantitative 4NT with 12 opposite 20-22)."""
 
 
 def _ace_prospects(p: _Prospects, total: Array, rows: Array | None = None,
@@ -1630,20 +1629,23 @@ def ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call
             if answer.rank > five.rank:
                 ok &= ~((trumps == column) & (own == held))
     vul = bool(p.ctx.vul)
+    candidates = np.flatnonzero(ok)
+    if len(candidates) == 0:
+        return ok
+    # The zone's own weights (these hands are all in the zone), and each answer valued as
+    # the captain will see it after the answer, at the spread he will then read
+    # (:data:`ACE_SPREAD`), so that asking is weighed by the choice it leads to: worked
+    # out once for the hands that may ask, each row read by itself.
+    zone_rows, zone_weights, _ = _zone(p, hands)
+    asker_weights = zone_weights[np.searchsorted(zone_rows, candidates)]
+    by_aces = _prospects_by_aces(p, candidates, asker_weights, ACE_SPREAD)
     for column, suit in enumerate(_SUIT_OF_COLUMN):
         rows = np.flatnonzero(ok & (trumps == column))
         if len(rows) == 0:
             continue
         game, five, six = (Call.bid(k, suit) for k in (GAME_LEVEL[suit], 5, 6))
-        # The zone's own weights and distributions (these hands are all in the zone):
-        # the same values as worked out for these rows alone, each row read by itself.
-        zone_rows, zone_weights, _ = _zone(p, hands)
-        # Each answer valued as the captain will see it after the answer, at the spread
-        # he will then read (:data:`ACE_SPREAD`), so that asking is weighed by the choice
-        # it leads to.
-        by_aces = _prospects_by_aces(p, zone_rows, zone_weights, ACE_SPREAD)
-        at = np.searchsorted(zone_rows, rows)
-        weights = zone_weights[at]
+        at = np.searchsorted(candidates, rows)
+        weights = asker_weights[at]
         asked = np.zeros(len(rows))
         blind_slam = np.zeros(len(rows))
         for total in (t for t in range(5) if weights[:, t].any()):
