@@ -26,7 +26,8 @@ Other figures, per system (definitions, because each is a choice):
 - fallback pass over the opponents' bid: auctions where a fallback pass was made while
   the last bid so far was the other side's;
 - final contract in an artificial call: the bid that became the contract was made by a
-  system entry that is artificial (``CallEntry.is_artificial``: relay, transfer, ...);
+  system entry that is artificial (``CallEntry.is_artificial``: relay, transfer, ...),
+  unless it was a pass-or-correct bid that partner passed as the notes say (his suit);
   split by who left it in, the source of the call partner of its bidder made next: the
   notes (a pass they write for it: "plays the 3NT answer", a non-forcing relay passed
   with the suit it offers), the base, or judgement (the placement, the catch-all pass
@@ -379,10 +380,22 @@ def fallback_pass_over_bid(auction: Auction, results: Sequence[BidResult]) -> bo
 
 
 def artificial_final(auction: Auction, results: Sequence[BidResult]) -> bool:
-    """Whether the bid that became the final contract was an artificial system call."""
+    """Whether the bid that became the final contract was an artificial system call.
+
+    A pass-or-correct bid (``[poc]``: Brown's 2NT-3D, "diamonds if you have the
+    minors") that its bidder's partner passes with a pass the notes write for it is not
+    one: the pass says "this is my suit", which is what the issue asks of such a call
+    (it is corrected when the suit is wrong, left in when it is right)."""
     last = auction.last_bid_index()
     entry = results[last].entry if last >= 0 else None
-    return entry is not None and entry.is_artificial
+    if entry is None or not entry.is_artificial:
+        return False
+    if getattr(entry, "forcing", None) is Forcing.PASS_OR_CORRECT and last + 2 < len(results):
+        answer = results[last + 2]
+        if (answer.call.kind is CallKind.PASS and answer.entry is not None
+                and not getattr(answer.entry, "is_default_pass", False)):
+            return False
+    return True
 
 
 def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:

@@ -175,6 +175,16 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
     assert b.artificial_left_by(relay_end, [*calls[:3], fake("P"), catch_all, fake("P")]) \
         == "placement"
     assert b.artificial_left_by(auction, calls) == ""
+    # A pass-or-correct bid left in by the pass the notes write for it is partner's
+    # suit, not an artificial contract; left in by judgement's catch-all pass it is.
+    poc = SimpleNamespace(call=Call.parse("3D"), forcing=Forcing.PASS_OR_CORRECT,
+                          fallback=False,
+                          entry=SimpleNamespace(is_artificial=True,
+                                                forcing=Forcing.PASS_OR_CORRECT))
+    brown = Auction.parse("2NT P 3D P P P", Seat.N)
+    opener = [fake("2NT", artificial=True), fake("P"), poc, fake("P")]
+    assert not b.artificial_final(brown, [*opener, fake("P"), fake("P")])
+    assert b.artificial_final(brown, [*opener, catch_all, fake("P")])
     assert [b.call_source(c) for c in calls[:2]] == ["system", "fallback"]
     assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
 
