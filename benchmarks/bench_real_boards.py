@@ -390,7 +390,7 @@ def artificial_final(auction: Auction, results: Sequence[BidResult]) -> bool:
     entry = results[last].entry if last >= 0 else None
     if entry is None or not entry.is_artificial:
         return False
-    if getattr(entry, "forcing", None) is Forcing.PASS_OR_CORRECT and last + 2 < len(results):
+    if results[last].forcing is Forcing.PASS_OR_CORRECT and last + 2 < len(results):
         answer = results[last + 2]
         if (answer.call.kind is CallKind.PASS and answer.entry is not None
                 and not getattr(answer.entry, "is_default_pass", False)):

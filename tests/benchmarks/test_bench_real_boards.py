@@ -179,8 +179,7 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
     # suit, not an artificial contract; left in by judgement's catch-all pass it is.
     poc = SimpleNamespace(call=Call.parse("3D"), forcing=Forcing.PASS_OR_CORRECT,
                           fallback=False,
-                          entry=SimpleNamespace(is_artificial=True,
-                                                forcing=Forcing.PASS_OR_CORRECT))
+                          entry=SimpleNamespace(is_artificial=True))
     brown = Auction.parse("2NT P 3D P P P", Seat.N)
     opener = [fake("2NT", artificial=True), fake("P"), poc, fake("P")]
     assert not b.artificial_final(brown, [*opener, fake("P"), fake("P")])
