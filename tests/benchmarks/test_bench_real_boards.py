@@ -188,6 +188,23 @@ def test_the_auction_checks_flag_what_they_describe() -> None:
     assert b.call_source(SimpleNamespace(source="placement", fallback=False)) == "placement"
 
 
+def test_tosr_non_forcing_relay_passed_with_its_suit_is_not_artificial() -> None:
+    # Real board 06-22#5: 2S (here the weak hand with six clubs), 3C the non-forcing
+    # relay, which opener passes holding the clubs: the notes' pass-or-correct, a known
+    # fit of eight, not a relay left in.
+    from bidbox.core.hand import Hand
+    from bidbox.engine import as_systems, bid_deal
+    b = bench()
+    hands = {Seat.N: Hand.parse("5.QT962.QJ7642.4"), Seat.E: Hand.parse("K2.87.K93.QJT976"),
+             Seat.S: Hand.parse("AT96.AKJ.T8.K853"), Seat.W: Hand.parse("QJ8743.543.A5.A2")}
+    auction, results = bid_deal(hands, as_systems(load_system("tosr")), Seat.N,
+                                Vulnerability.NS)
+    assert str(auction) == "P 2S P 3C P P P"
+    assert results[3].forcing is Forcing.PASS_OR_CORRECT
+    assert not b.artificial_final(auction, results)
+    assert b.artificial_left_by(auction, results) == ""
+
+
 def test_an_artificial_final_in_a_suit_nobody_showed_is_told_apart() -> None:
     # 1C that says nothing of clubs, passed out: the strain is a guess. The same call
     # when partner's pass promises four clubs beside opener's three: a known fit.
