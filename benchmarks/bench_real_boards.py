@@ -61,6 +61,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.auction import Auction, Contract
+from bidbox.core.boardtext import decode_board_bytes, pbn_for_endplay
 from bidbox.core.calls import CallKind, Strain
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
@@ -183,11 +184,9 @@ def load_real_boards(directory: Path, limit: int | None = None
     out: list[RealBoard] = []
     for path in paths:
         ours = read_pbn_boards(path)
-        data = path.read_bytes()
-        try:
-            text = data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            text = data.decode("latin-1")
+        # The same text as read_pbn_boards reads: line ends, unseparated boards and
+        # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
+        text, _ = pbn_for_endplay(decode_board_bytes(path.read_bytes()))
         records = pbn.loads(text)
         if len(records) != len(ours):
             raise ReplayError(f"{path}: endplay read {len(records)} boards, bidbox "

@@ -734,3 +734,25 @@ def test_repeated_note_tags_stay_in_their_board() -> None:
     text, added = separate_pbn_boards(board + board.replace('"1"]', '"2"]', 1))
     assert added == [7] and text.split("\n")[6] == ""
     assert original_line(8, added) == 7  # the second [Board] tag, as the file numbers it
+
+
+def test_pbn_annotation_glyphs_are_read_past(tmp_path: Path) -> None:
+    """World-championship records annotate calls and cards with ``$n`` glyphs; endplay
+    reads each as a call ("'$' is not a whole number"). They are dropped from the auction
+    and play sections only, so a board's calls and line numbers stay as written."""
+    from bidbox.core.boardtext import pbn_for_endplay
+    from bidbox.formats.pbn import read_boards
+    from bidbox.sim.deals import read_pbn_boards
+
+    board = ('[Event "$1 trials"]\n[Board "1"]\n[Dealer "N"]\n[Vulnerable "All"]\n'
+             '[Deal "N:K8.KJT953.9.JT63 QJ93..876543.742 T65.Q42.QT.AKQ85 '
+             'A742.A876.AKJ2.9"]\n[Auction "N"]\n3H! $1 Pass Pass $12 X\nPass Pass Pass\n'
+             '[Contract "3HX"]\n[Declarer "N"]\n[Result "9"]\n')
+    text, added = pbn_for_endplay(board)
+    assert added == [] and text.count("\n") == board.count("\n")
+    assert "3H! Pass Pass X" in text and '[Event "$1 trials"]' in text  # tags untouched
+    path = tmp_path / "nag.pbn"
+    path.write_text(board, encoding="utf-8")
+    assert len(read_pbn_boards(path)) == 1
+    [record] = read_boards(path)
+    assert [str(b) for b in record.auction] == ["3♥", "P", "P", "X", "P", "P", "P"]

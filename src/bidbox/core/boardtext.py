@@ -50,9 +50,33 @@ def separate_pbn_boards(text: str) -> tuple[str, list[int]]:
     return "\n".join(out), added
 
 
+_NAG = re.compile(r"\s*(?<!\S)\$\d+(?!\S)")
+"""A numeric annotation glyph (``$1``, "good call"), which PBN allows after a call or a
+card and endplay does not read."""
+_SECTIONS = frozenset(("auction", "play"))
+
+
+def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
+    """:func:`separate_pbn_boards`, with the annotation glyphs (``$n``) dropped from the
+    auction and play sections: world-championship records carry them, and endplay reads
+    every token there as a call or a card. Line numbers stay those of
+    :func:`separate_pbn_boards`'s result."""
+    out: list[str] = []
+    inside = False
+    for line in text.split("\n"):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("["):
+            m = _TAG.match(stripped)
+            inside = bool(m) and m.group(1).lower() in _SECTIONS
+        elif inside and "$" in line:
+            line = _NAG.sub("", line)
+        out.append(line)
+    return separate_pbn_boards("\n".join(out))
+
+
 def original_line(line: int, added: list[int]) -> int:
     """A line number of :func:`separate_pbn_boards`'s result as a line of the file."""
     return line - sum(1 for a in added if a < line)
 
 
-__all__ = ["decode_board_bytes", "original_line", "separate_pbn_boards"]
+__all__ = ["decode_board_bytes", "original_line", "pbn_for_endplay", "separate_pbn_boards"]

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.core.auction import Auction
-from bidbox.core.boardtext import decode_board_bytes, separate_pbn_boards
+from bidbox.core.boardtext import decode_board_bytes, pbn_for_endplay
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.errors import BidboxError, plain_reason
@@ -51,7 +51,7 @@ def read_boards(path: Path) -> list[Any]:
         raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
     text = decode_board_bytes(data)  # any line ends (issue 17)
     if kind == "pbn":
-        text, _ = separate_pbn_boards(text)  # boards without blank lines between them
+        text, _ = pbn_for_endplay(text)  # unseparated boards, annotation glyphs
     try:
         boards = pbn.load(StringIO(text)) if kind == "pbn" else lin.load(StringIO(text))
     except Exception as err:  # endplay raises many kinds for bad input

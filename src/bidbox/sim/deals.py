@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bidbox.core.boardtext import decode_board_bytes, original_line, separate_pbn_boards
+from bidbox.core.boardtext import decode_board_bytes, original_line, pbn_for_endplay
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.features import HandFeatures
@@ -341,7 +341,7 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     decoder = _pbn_decoder()
     # Any line ends, and boards without a blank line between them (issue 17: a CR file
     # read as no boards, unseparated boards as the first alone).
-    text, added = separate_pbn_boards(decode_board_bytes(data))
+    text, added = pbn_for_endplay(decode_board_bytes(data))
     from io import StringIO
 
     try:
