@@ -67,7 +67,7 @@ def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
         stripped = line.strip()
         if not stripped or stripped.startswith("["):
             m = _TAG.match(stripped)
-            inside = bool(m) and m.group(1).lower() in _SECTIONS
+            inside = m is not None and m.group(1).lower() in _SECTIONS
         elif inside and "$" in line:
             line = _NAG.sub("", line)
         out.append(line)
