@@ -146,7 +146,9 @@ def test_wildcard_calls_are_written_in_each_formats_convention(tmp_path: Path) -
     records bidbox's BSS writes, one per call, with the same fields."""
     t = tree("sbu-level1", None)
     text = write_bml(t)
-    assert "\n  (2CDHSN)\n    D  penalty double: 9+" in text
+    # (2Z) and (3Z) have their own double (four of their suit); the wildcard keeps the rest.
+    assert "\n  (4CDHSN)\n    D  penalty double: 9+\n" in text
+    assert "\n  (2H)\n    D  penalty double: 9+ with four or more of their suit" in text
     wild = [c for c in t.calls() if any(tok.wildcard for tok in c.path)]
     assert len(wild) > 20
     source = tmp_path / "sbu.bml"
