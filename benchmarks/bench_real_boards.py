@@ -391,10 +391,17 @@ def artificial_final(auction: Auction, results: Sequence[BidResult]) -> bool:
         return False
     if results[last].forcing is Forcing.PASS_OR_CORRECT and last + 2 < len(results):
         answer = results[last + 2]
-        if (answer.call.kind is CallKind.PASS and answer.entry is not None
-                and not getattr(answer.entry, "is_default_pass", False)):
+        if answer.call.kind is CallKind.PASS and _notes_line(answer):
             return False
     return True
+
+
+def _notes_line(result: BidResult) -> bool:
+    """Whether a call was made by a line the notes write at that point. Judgement taking
+    the notes' catch-all pass (``P any [priority -N]``: the notes end there) does not
+    count, whatever that line's text says."""
+    entry = result.entry
+    return entry is not None and not getattr(entry, "is_default_pass", False)
 
 
 def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
@@ -407,12 +414,9 @@ def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
     after = auction.last_bid_index() + 2
     if after >= len(results):
         return ""
-    # A pass the notes write for this call (the relayer's "plays the 3NT answer", a
-    # non-forcing relay passed with the suit) is the notes' answer: the
-    # partner who had to answer did. The catch-all pass (``P any [priority -N]``: the
-    # notes end there) taken by judgement is judgement's, whatever its text says.
-    entry = results[after].entry
-    if entry is not None and not getattr(entry, "is_default_pass", False):
+    # A pass the notes write for this call (the relayer's "plays the 3NT answer") is the
+    # notes' answer: the partner who had to answer did.
+    if _notes_line(results[after]):
         return "system"
     return call_source(results[after])
 

@@ -339,8 +339,8 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     except OSError as err:
         raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
     decoder = _pbn_decoder()
-    # Any line ends, and boards without a blank line between them (issue 17: a CR file
-    # read as no boards, unseparated boards as the first alone).
+    # Any line ends, boards without a blank line between them (issue 17: a CR file read
+    # as no boards, unseparated boards as the first alone) and annotation glyphs ($1).
     text, added = pbn_for_endplay(decode_board_bytes(data))
     from io import StringIO
 
