@@ -1,6 +1,7 @@
 """Real-board replay: bidbox's tables against the recorded tables of real BBO boards.
 
-Every board of ``../shared/data/real-pbn/*.pbn`` that has a recorded ``[Auction]`` is bid
+Every board of ``../shared/data/real-pbn/*.pbn`` that has a recorded ``[Auction]`` (or of
+the PBN and LIN files, vugraph records of both rooms included, of ``--boards DIR``) is bid
 again by a bidbox system at all four seats (the same system for both sides), with the
 board's own dealer and vulnerability. Both tables, bidbox's and the recorded one, are
 scored double dummy on the same trick table, so card play does not enter the comparison.
@@ -73,7 +74,7 @@ from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang import System, load_system
 from bidbox.lang.loader import shipped_systems
 from bidbox.lang.system import Forcing
-from bidbox.sim.deals import read_pbn_boards, to_endplay_vul
+from bidbox.sim.deals import from_endplay_vul, read_pbn_boards, to_endplay_vul
 from bidbox.sim.double_dummy import _contract_text, full_tables
 from bidbox.sim.report import confidence_interval
 from bidbox.sim.scoring import contract_class, imps, ns_score
@@ -169,20 +170,27 @@ def _table(board: Any, where: str) -> npt.NDArray[np.int64] | None:
 
 def load_real_boards(directory: Path, limit: int | None = None
                      ) -> tuple[list[RealBoard], LoadCounts]:
-    """Every board with a recorded auction in the PBN files of ``directory`` (name order).
+    """Every board with a recorded auction in the PBN and LIN files of ``directory``
+    (name order).
 
-    The deal, dealer and vulnerability come from ``sim.deals.read_pbn_boards``; the
-    auction and the trick table from endplay's board records of the same file.
+    PBN: the deal, dealer and vulnerability come from ``sim.deals.read_pbn_boards``; the
+    auction and the trick table from endplay's board records of the same file. LIN (a
+    BBO hand record or a vugraph file, both rooms): all from ``formats.pbn``'s reader;
+    LIN has no trick table, so DDS solves them.
     """
     from endplay.parsers import pbn
 
-    paths = sorted(directory.glob("*.pbn"))
+    paths = sorted(p for p in directory.iterdir()
+                   if p.is_file() and p.suffix.lower() in (".pbn", ".lin"))
     if not paths:
-        raise ReplayError(f"no .pbn files in '{directory}' (the real boards live in "
-                          "shared/data/real-pbn beside the checkout; see --boards)")
+        raise ReplayError(f"no .pbn or .lin files in '{directory}' (the real boards live "
+                          "in shared/data/real-pbn beside the checkout; see --boards)")
     counts = LoadCounts(files=len(paths))
     out: list[RealBoard] = []
     for path in paths:
+        if path.suffix.lower() == ".lin":
+            _load_lin(path, limit, counts, out)
+            continue
         ours = read_pbn_boards(path)
         # The same text as read_pbn_boards reads: line ends, unseparated boards and
         # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
@@ -211,6 +219,32 @@ def load_real_boards(directory: Path, limit: int | None = None
                                  ours.masks[row].copy(), dealer, vul, ours.pbn(row),
                                  recorded, contract, tricks))
     return out, counts
+
+
+def _load_lin(path: Path, limit: int | None, counts: LoadCounts, out: list[RealBoard]
+              ) -> None:
+    """The boards of one LIN file with a recorded auction, appended to ``out``."""
+    from bidbox.formats.pbn import read_lin_boards
+
+    for cut, record in read_lin_boards(path):
+        counts.boards += 1
+        where = f"{path}:{cut.line}" + (f" (board {cut.label})" if cut.label else "")
+        if not record.auction:
+            continue
+        counts.with_auction += 1
+        if limit is not None and len(out) >= limit:
+            continue
+        if record.dealer is None or record.vul is None:
+            raise ReplayError(f"{where}: the board has no dealer or vulnerability")
+        dealer, vul = Seat(int(record.dealer)), from_endplay_vul(record.vul)
+        hands = [Hand.from_endplay(record.deal[seat.to_endplay()]) for seat in Seat]
+        masks = np.array([h.suits for h in hands], dtype=np.int16)
+        deal = "N:" + " ".join(h.pbn() for h in hands)
+        recorded = _recorded_auction(record, dealer, vul, where)
+        contract = recorded.contract if recorded.is_ended else _tag_contract(record)
+        label = cut.label or str(record.board_num or len(out) + 1)
+        out.append(RealBoard(f"{path.stem}#{label}", where, masks, dealer, vul, deal,
+                             recorded, contract, None))
 
 
 def fill_tables(boards: Sequence[RealBoard], cache: Path | None
@@ -670,7 +704,8 @@ def main(argv: Iterable[str] | None = None) -> int:
                              "shipped system)")
     parser.add_argument("--limit", type=int, metavar="N", help="only the first N boards")
     parser.add_argument("--boards", type=Path, default=DEFAULT_BOARDS,
-                        help=f"directory of PBN files (default {DEFAULT_BOARDS})")
+                        help="directory of PBN and LIN files, vugraph LIN included "
+                             f"(default {DEFAULT_BOARDS})")
     parser.add_argument("--dd-cache", type=Path, default=default_cache(),
                         help="where DDS tables of boards without their own are kept "
                              "(default %(default)s)")

@@ -232,3 +232,35 @@ def test_a_slam_makes_when_the_side_that_plays_it_scores() -> None:
     assert bench().makes(ours, 980) and not bench().makes(ours, -50)
     assert bench().makes(theirs, -980) and not bench().makes(theirs, 50)
     assert not bench().makes(None, 0)
+
+
+def test_lin_files_are_read_beside_pbn_ones(tmp_path: Path) -> None:
+    """A vugraph LIN file (both rooms of a match, as world-championship records come) is
+    read as boards like a PBN file: the same deal, dealer, vulnerability and recorded
+    auction as the PBN record it was written from, one board per room, and no trick
+    table (LIN has none: DDS solves it)."""
+    from endplay.types import ContractBid
+
+    from bidbox.formats.pbn import read_boards
+
+    if not REAL_PBN.is_dir():
+        pytest.skip(f"real boards not found at {REAL_PBN}")
+    source = sorted(REAL_PBN.glob("*.pbn"))[0]
+    from_pbn, _ = bench().load_real_boards(REAL_PBN, limit=4)
+    lines = ["vg|test,1,I,1,4,A,0,B,0|", "pn|s1,w1,n1,e1,s2,w2,n2,e2|pg||"]
+    for k, record in enumerate(read_boards(source)[:4]):
+        calls = "".join(
+            f"mb|{c.level}{'CDHSN'[(3, 2, 1, 0, 4).index(int(c.denom))]}|"
+            if isinstance(c, ContractBid) else f"mb|{ {1: 'p', 2: 'd', 4: 'r'}[int(c.penalty)]}|"
+            for c in record.auction)
+        lines.append(f"qx|{'oc'[k % 2]}{record.board_num}|md|"
+                     f"{record.deal.to_lin(record.dealer)}|sv|{record.vul.to_lin()}|"
+                     f"nt|a word from the commentator|{calls}pg||")
+    (tmp_path / "match.lin").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    from_lin, counts = bench().load_real_boards(tmp_path)
+    assert counts.files == 1 and counts.with_auction == len(from_lin) == len(from_pbn) == 4
+    for a, b in zip(from_pbn, from_lin, strict=True):
+        assert (a.deal, a.dealer, a.vul, a.recorded, a.contract) == (
+            b.deal, b.dealer, b.vul, b.recorded, b.contract)
+        assert b.tricks is None and b.place.startswith(f"{tmp_path / 'match.lin'}:")
+    assert from_lin[1].board_id == f"match#c{from_pbn[1].board_id.split('#')[1]}"

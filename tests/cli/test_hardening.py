@@ -756,3 +756,73 @@ def test_pbn_annotation_glyphs_are_read_past(tmp_path: Path) -> None:
     assert len(read_pbn_boards(path)) == 1
     [record] = read_boards(path)
     assert [str(b) for b in record.auction] == ["3♥", "P", "P", "X", "P", "P", "P"]
+
+
+_VUGRAPH_DEAL = "3S3456H567D567C567,S2H234JD234JC24JQ,SJQKAHQKADQKAC3KA,"
+"""North deals; South, West, North given, East completed by the reader."""
+
+
+def _vugraph(deal: str = _VUGRAPH_DEAL) -> str:
+    return (f"vg|Test Cup,Final,I,1,2,Alpha,0,Beta,0|\nrs|3NE+1,4SW-1,,|\n"
+            f"pn|s1,w1,n1,e1,s2,w2,n2,e2|pg||\n"
+            f"qx|o1|st||md|{deal}|sv|0|nt|commentary before any call|"
+            f"mb|1C!|an|strong|mb|p|mb|1D|nt|and after one|mb|d|mb|r|mb|2N|mb|p|mb|3N|"
+            f"mb|p|mb|p|mb|p|pg||\npc|S2|pc|SA|pg||mc|10|pg||\n"
+            f"qx|c1|md|{deal}|sv|o|mb|p|mb|1S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||\n"
+            f"qx|o2|\n")
+
+
+def test_a_vugraph_lin_file_reads_as_one_board_per_room(tmp_path: Path) -> None:
+    """World-championship records are vugraph LIN files: one ``pn|`` with both rooms'
+    eight players heads the file and ``qx|o1|``/``qx|c1|`` begin the boards. endplay
+    splits a LIN file at ``pn|`` only, so it read the whole match as one board (the last
+    deal, every room's calls in one auction); and it reads commentary (``nt|``) as the
+    explanation of the call before it, failing before the first call."""
+    from bidbox.core.boardtext import lin_boards
+    from bidbox.formats.pbn import read_boards, read_lin_boards
+
+    text = _vugraph()
+    cut = lin_boards(text)
+    assert [(b.label, b.line) for b in cut] == [("o1", 4), ("c1", 6)]  # o2: no deal
+    assert cut[0].text.startswith("pn|s1,w1,n1,e1|ah|Board 1|")
+    assert cut[1].text.startswith("pn|s2,w2,n2,e2|ah|Board 1|")
+    assert "nt|" not in cut[0].text and "sv|o|" in cut[0].text
+    path = tmp_path / "match.lin"
+    path.write_text(text, encoding="utf-8")
+    open_room, closed_room = read_boards(path)
+    assert [str(b) for b in open_room.auction] == [
+        "1♣!*", "P", "1♦", "X", "XX", "2NT", "P", "3NT", "P", "P", "P"]
+    assert open_room.auction[0].alertable and open_room.auction[0].announcement == "strong"
+    assert open_room.auction[2].announcement is None  # the commentary is not an alert
+    assert [str(b) for b in closed_room.auction] == ["P", "1♠", "P", "4♠", "P", "P", "P"]
+    assert open_room.deal.to_pbn() == closed_room.deal.to_pbn() and open_room.board_num == 1
+    assert open_room.info["South"] == "s1" and closed_room.info["South"] == "s2"
+    assert [b.line for b, _ in read_lin_boards(path)] == [4, 6]
+
+
+def test_a_bbo_hand_record_lin_still_reads_board_by_board(tmp_path: Path) -> None:
+    """A hand record begins each board with its players (``pn|``), one board a line, as
+    endplay writes them: each ``pn|`` after a deal starts the next board."""
+    from bidbox.core.boardtext import lin_boards
+    from bidbox.formats.pbn import read_boards
+
+    one = f"pn|a,b,c,d|st||md|{_VUGRAPH_DEAL}|sv|b|ah|Board 7|mb|1N|mb|p|mb|p|mb|p|pg||\n"
+    text = one + one.replace("Board 7", "Board 8").replace("sv|b|", "")
+    assert [(b.label, b.line) for b in lin_boards(text)] == [("7", 1), ("8", 2)]
+    path = tmp_path / "record.lin"
+    path.write_text(text, encoding="utf-8")
+    first, second = read_boards(path)
+    assert (first.board_num, second.board_num) == (7, 8)
+    assert str(first.vul) != str(second.vul)  # board 8's own, from its number
+
+
+def test_a_bad_lin_file_names_the_line(tmp_path: Path) -> None:
+    from bidbox.formats.pbn import BoardFormatError, read_boards
+
+    path = tmp_path / "bad.lin"
+    path.write_text(_vugraph() + "\nthis is not lin\n", encoding="utf-8")
+    with pytest.raises(BoardFormatError, match=r"bad\.lin:9: not a readable LIN file"):
+        read_boards(path)
+    path.write_text(_vugraph(_VUGRAPH_DEAL.replace("S3456", "S3455")), encoding="utf-8")
+    with pytest.raises(BoardFormatError, match=r"bad\.lin:4 \(board o1\): not a readable"):
+        read_boards(path)

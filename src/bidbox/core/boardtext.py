@@ -10,6 +10,7 @@ put in that form here, once, for every reader.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
 _ONCE = frozenset(("event", "board", "deal"))
@@ -79,4 +80,116 @@ def original_line(line: int, added: list[int]) -> int:
     return line - sum(1 for a in added if a < line)
 
 
-__all__ = ["decode_board_bytes", "original_line", "pbn_for_endplay", "separate_pbn_boards"]
+# --- LIN ---------------------------------------------------------------------------------
+class LinTextError(ValueError):
+    """Text in a LIN file that is not a ``key|value|`` pair; ``line`` is 1-based."""
+
+    def __init__(self, line: int, text: str) -> None:
+        super().__init__(f"not a LIN 'key|value|' pair: {text!r}")
+        self.line = line
+
+
+@dataclass(frozen=True)
+class LinBoard:
+    """One board of a LIN file, as endplay's LIN reader takes a board.
+
+    ``text``: ``pn|S,W,N,E|`` then the board's own pairs; ``line``: the file's line on
+    which the board starts (1-based); ``label``: the vugraph room and board (``o12``: open
+    room, board 12; ``c12``: closed room), else the board number, else empty."""
+
+    text: str
+    line: int
+    label: str
+
+
+_PAIR = re.compile(r"\s*([A-Za-z]{2})\|([^|]*)\|")
+_DIGITS = re.compile(r"\d+")
+_HEADER = frozenset(("vg", "rs", "bn", "pw", "mn", "tu"))
+"""Vugraph header pairs: the event, the results, the board list; no board's own."""
+_VUL = {"o": "o", "0": "o", "-": "o", "n": "n", "e": "e", "b": "b"}
+
+
+def lin_boards(text: str) -> list[LinBoard]:
+    """The boards of a LIN file (:func:`decode_board_bytes`'s text), one
+    :class:`LinBoard` each, for a single table's record and a vugraph file alike.
+
+    endplay reads a LIN file as boards that each begin with ``pn|``. A BBO hand record
+    is written so; a vugraph file (the world championships' records) is not: one ``pn|``
+    with eight names (the open room's four, then the closed room's) heads the file, and
+    ``qx|o12|`` / ``qx|c12|`` begin the boards. So each board is cut out here and given
+    its room's four names and its number (``ah|Board 12|``). Commentary (``nt|``, which
+    endplay would read as an explanation of the call before it, and which comes before
+    any call too) and explanations with no call before them are dropped; a vulnerability
+    written ``0`` or ``-`` is ``o`` (none). Raises :class:`LinTextError` for text that is
+    not a ``key|value|`` pair."""
+    names: list[str] = []
+    out: list[LinBoard] = []
+    pairs: list[tuple[str, str]] = []
+    start: int | None = None  # the current board's first line
+    label = ""
+    calls = 0
+
+    def dealt() -> bool:
+        return any(k == "md" for k, _ in pairs)
+
+    def flush() -> None:
+        nonlocal start, label, calls
+        if dealt():
+            room = label[:1].lower()
+            four = names[4:8] if room == "c" and len(names) >= 8 else names[:4]
+            four = (four + [""] * 4)[:4]
+            body = "".join(f"{k}|{v}|" for k, v in pairs)
+            number = _DIGITS.search(label)
+            if number and not any(k == "ah" for k, _ in pairs):
+                body = f"ah|Board {int(number.group())}|" + body
+            out.append(LinBoard(f"pn|{','.join(four)}|" + body, start or 1, label))
+        # A label or names with no deal (a room announced, not played) start nothing.
+        pairs.clear()
+        start, label, calls = None, "", 0
+
+    pos, line = 0, 1
+    while True:
+        m = _PAIR.match(text, pos)
+        if m is None:
+            rest = text[pos:]
+            if rest.strip():
+                bad = line + rest[:len(rest) - len(rest.lstrip())].count("\n")
+                raise LinTextError(bad, rest.strip().split("\n")[0][:60])
+            break
+        at = line + text.count("\n", pos, m.start(1))
+        line += text.count("\n", pos, m.end())
+        pos = m.end()
+        key, value = m.group(1).lower(), m.group(2).replace("\n", "")
+        if key == "qx":
+            flush()
+            start, label = at, value.split(",")[0].strip()
+            continue
+        if key == "pn":
+            if dealt():
+                flush()  # a hand record: each board begins with its players
+            names = [n.strip() for n in value.split(",")]
+            start = at if start is None else start
+            continue
+        if key == "md" and dealt():
+            flush()  # boards written one after another with nothing between
+        if key in _HEADER or key == "nt" or (key == "an" and not calls):
+            continue
+        start = at if start is None else start
+        if key == "ah":
+            number = _DIGITS.search(value)
+            if number:
+                pairs.append((key, f"Board {int(number.group())}"))
+                label = label or number.group()
+        elif key == "sv":
+            vul = _VUL.get(value.strip().lower())
+            if vul is not None:
+                pairs.append((key, vul))
+        else:
+            calls += key == "mb"
+            pairs.append((key, value))
+    flush()
+    return out
+
+
+__all__ = ["LinBoard", "LinTextError", "decode_board_bytes", "lin_boards", "original_line",
+           "pbn_for_endplay", "separate_pbn_boards"]

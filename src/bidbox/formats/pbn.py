@@ -16,7 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from bidbox.core.auction import Auction
-from bidbox.core.boardtext import decode_board_bytes, pbn_for_endplay
+from bidbox.core.boardtext import (
+    LinBoard,
+    LinTextError,
+    decode_board_bytes,
+    lin_boards,
+    pbn_for_endplay,
+)
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.errors import BidboxError, plain_reason
@@ -42,7 +48,7 @@ def board_format(path: Path) -> str:
 def read_boards(path: Path) -> list[Any]:
     """endplay Boards of a PBN or LIN file (by its extension), with their auctions and
     alert notes; a file endplay cannot read is an error naming it."""
-    from endplay.parsers import lin, pbn
+    from endplay.parsers import pbn
 
     kind = board_format(path)
     try:
@@ -50,14 +56,48 @@ def read_boards(path: Path) -> list[Any]:
     except OSError as err:
         raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
     text = decode_board_bytes(data)  # any line ends (issue 17)
-    if kind == "pbn":
-        text, _ = pbn_for_endplay(text)  # unseparated boards, annotation glyphs
+    if kind == "lin":
+        return [record for _, record in read_lin_boards(path, text)]
+    text, _ = pbn_for_endplay(text)  # unseparated boards, annotation glyphs
     try:
-        boards = pbn.load(StringIO(text)) if kind == "pbn" else lin.load(StringIO(text))
+        boards = pbn.load(StringIO(text))
     except Exception as err:  # endplay raises many kinds for bad input
-        raise BoardFormatError(f"'{path}': not a readable {kind.upper()} file: "
+        raise BoardFormatError(f"'{path}': not a readable PBN file: "
                                f"{plain_reason(err)}") from None
     return list(boards)
+
+
+def read_lin_boards(path: Path, text: str | None = None) -> list[tuple[LinBoard, Any]]:
+    """A LIN file's boards, a hand record's or a vugraph file's (``core.boardtext``
+    cuts it into the boards endplay reads), each with the endplay Board read from it; a
+    board without a vulnerability takes its number's. ``text``: the file's text, if
+    already read. An error names the board's line."""
+    from endplay.parsers.lin import LINDecoder
+    from endplay.types import Vul
+
+    if text is None:
+        try:
+            text = decode_board_bytes(path.read_bytes())
+        except OSError as err:
+            raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
+    try:
+        cut = lin_boards(text)
+    except LinTextError as err:
+        raise BoardFormatError(f"{path}:{err.line}: not a readable LIN file: "
+                               f"{plain_reason(err)}") from None
+    decoder = LINDecoder()  # type: ignore[no-untyped-call]
+    out = []
+    for board in cut:
+        try:
+            record = decoder.parse_line(board.text)
+        except Exception as err:  # endplay raises many kinds for bad input
+            name = f" (board {board.label})" if board.label else ""
+            raise BoardFormatError(f"{path}:{board.line}{name}: not a readable LIN board: "
+                                   f"{plain_reason(err)}") from None
+        if record.vul is None and record.board_num:
+            record.vul = Vul.from_board(record.board_num)
+        out.append((board, record))
+    return out
 
 
 _RESULT = re.compile(r'^\[Result "[^"]*"\]$', re.MULTILINE)
@@ -218,4 +258,4 @@ def note_text(text: str | None) -> str:
 
 __all__ = ["UNPLAYED", "BoardFormatError", "annotated_auction", "annotated_board", "bid_boards",
            "bidbox_call", "board_auction", "board_format", "note_text", "read_boards",
-           "write_boards"]
+           "read_lin_boards", "write_boards"]
