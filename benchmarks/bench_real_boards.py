@@ -226,7 +226,7 @@ def _load_lin(path: Path, limit: int | None, counts: LoadCounts, out: list[RealB
     """The boards of one LIN file with a recorded auction, appended to ``out``."""
     from bidbox.formats.pbn import read_lin_boards
 
-    for cut, record in read_lin_boards(path):
+    for cut, record in read_lin_boards(path, play=False):  # the auctions are enough
         counts.boards += 1
         where = f"{path}:{cut.line}" + (f" (board {cut.label})" if cut.label else "")
         if not record.auction:

@@ -826,3 +826,23 @@ def test_a_bad_lin_file_names_the_line(tmp_path: Path) -> None:
     path.write_text(_vugraph(_VUGRAPH_DEAL.replace("S3456", "S3455")), encoding="utf-8")
     with pytest.raises(BoardFormatError, match=r"bad\.lin:4 \(board o1\): not a readable"):
         read_boards(path)
+
+
+def test_a_vugraph_board_is_read_for_its_auction_past_a_play_endplay_cannot_follow(
+        tmp_path: Path) -> None:
+    """Vugraph play may be cut short or undone (``up|``); endplay follows the play to
+    score it and fails. The replay reads the auctions only, so it leaves the play out; a
+    deal written without its dealer digit has its board number's dealer."""
+    from bidbox.formats.pbn import BoardFormatError, read_boards, read_lin_boards
+
+    deal = _VUGRAPH_DEAL[1:]  # no dealer digit: board 2 is East's
+    text = (f"pn|s1,w1,n1,e1,s2,w2,n2,e2|\nqx|o2|md|{deal}|sv|n|mb|1S|mb|p|mb|p|mb|p|"
+            f"pc|D2|up|1|pc|D3|pg||\n")
+    path = tmp_path / "cut.lin"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(BoardFormatError, match=r"cut\.lin:2 \(board o2\)"):
+        read_boards(path)  # the play kept: endplay's error, with the place
+    [(cut, record)] = read_lin_boards(path, play=False)
+    assert "pc|" not in cut.text and "up|" not in cut.text
+    assert record.dealer.abbr == "E" and [str(b) for b in record.auction] == [
+        "1♠", "P", "P", "P"]

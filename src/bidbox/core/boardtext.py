@@ -106,10 +106,11 @@ _PAIR = re.compile(r"\s*([A-Za-z]{2})\|([^|]*)\|")
 _DIGITS = re.compile(r"\d+")
 _HEADER = frozenset(("vg", "rs", "bn", "pw", "mn", "tu"))
 """Vugraph header pairs: the event, the results, the board list; no board's own."""
+_PLAY = frozenset(("pc", "mc", "up"))
 _VUL = {"o": "o", "0": "o", "-": "o", "n": "n", "e": "e", "b": "b"}
 
 
-def lin_boards(text: str) -> list[LinBoard]:
+def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     """The boards of a LIN file (:func:`decode_board_bytes`'s text), one
     :class:`LinBoard` each, for a single table's record and a vugraph file alike.
 
@@ -120,8 +121,11 @@ def lin_boards(text: str) -> list[LinBoard]:
     its room's four names and its number (``ah|Board 12|``). Commentary (``nt|``, which
     endplay would read as an explanation of the call before it, and which comes before
     any call too) and explanations with no call before them are dropped; a vulnerability
-    written ``0`` or ``-`` is ``o`` (none). Raises :class:`LinTextError` for text that is
-    not a ``key|value|`` pair."""
+    written ``0`` or ``-`` is ``o`` (none), a deal without its dealer digit has its
+    number's dealer. ``play=False`` leaves out the play (cards, claims, undos), for a
+    reader of the auctions only: endplay follows the play to score it, and a vugraph
+    record's play may be cut short or undone. Raises :class:`LinTextError` for text that
+    is not a ``key|value|`` pair."""
     names: list[str] = []
     out: list[LinBoard] = []
     pairs: list[tuple[str, str]] = []
@@ -138,8 +142,14 @@ def lin_boards(text: str) -> list[LinBoard]:
             room = label[:1].lower()
             four = names[4:8] if room == "c" and len(names) >= 8 else names[:4]
             four = (four + [""] * 4)[:4]
-            body = "".join(f"{k}|{v}|" for k, v in pairs)
             number = _DIGITS.search(label)
+            kept = [(k, v) for k, v in pairs if play or k not in _PLAY]
+            if number:
+                # A deal written without its dealer digit has the board number's dealer.
+                lin_dealer = "3412"[(int(number.group()) - 1) % 4]
+                kept = [(k, lin_dealer + v if k == "md" and v[:1] not in "1234" else v)
+                        for k, v in kept]
+            body = "".join(f"{k}|{v}|" for k, v in kept)
             if number and not any(k == "ah" for k, _ in pairs):
                 body = f"ah|Board {int(number.group())}|" + body
             out.append(LinBoard(f"pn|{','.join(four)}|" + body, start or 1, label))

@@ -67,11 +67,13 @@ def read_boards(path: Path) -> list[Any]:
     return list(boards)
 
 
-def read_lin_boards(path: Path, text: str | None = None) -> list[tuple[LinBoard, Any]]:
+def read_lin_boards(path: Path, text: str | None = None, play: bool = True
+                    ) -> list[tuple[LinBoard, Any]]:
     """A LIN file's boards, a hand record's or a vugraph file's (``core.boardtext``
     cuts it into the boards endplay reads), each with the endplay Board read from it; a
     board without a vulnerability takes its number's. ``text``: the file's text, if
-    already read. An error names the board's line."""
+    already read; ``play=False``: the auctions only (``core.boardtext.lin_boards``). An
+    error names the board's line."""
     from endplay.parsers.lin import LINDecoder
     from endplay.types import Vul
 
@@ -81,7 +83,7 @@ def read_lin_boards(path: Path, text: str | None = None) -> list[tuple[LinBoard,
         except OSError as err:
             raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
     try:
-        cut = lin_boards(text)
+        cut = lin_boards(text, play)
     except LinTextError as err:
         raise BoardFormatError(f"{path}:{err.line}: not a readable LIN file: "
                                f"{plain_reason(err)}") from None
