@@ -69,7 +69,7 @@ from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine import BidResult, as_systems, bid_batch, bid_deal
 from bidbox.engine.estimate import estimate_seats
 from bidbox.engine.walk import replay as walk_replay
-from bidbox.errors import BidboxError
+from bidbox.errors import BidboxError, plain_reason
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang import System, load_system
 from bidbox.lang.loader import shipped_systems
@@ -83,6 +83,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_BOARDS = ROOT.parent / "shared" / "data" / "real-pbn"
 SOURCES = ("system", "base", "placement", "fallback")
 WORST = 10
+SKIPPED_SHOWN = 5
 
 
 def default_cache() -> Path:
@@ -123,6 +124,10 @@ class LoadCounts:
     boards: int = 0
     with_auction: int = 0
     with_table: int = 0  # boards used that have an [OptimumResultTable]
+    skipped: list[str] = field(default_factory=list)
+    """Boards (or whole files) that could not be read, as 'place: why'. Thousands of
+    boards from other programs hold a few a reader cannot take (a call out of turn, a
+    deal of 51 cards); they are reported and left out, not allowed to stop the run."""
 
 
 def _recorded_auction(board: Any, dealer: Seat, vul: Vulnerability, where: str) -> Auction:
@@ -178,7 +183,6 @@ def load_real_boards(directory: Path, limit: int | None = None
     BBO hand record or a vugraph file, both rooms): all from ``formats.pbn``'s reader;
     LIN has no trick table, so DDS solves them.
     """
-    from endplay.parsers import pbn
 
     paths = sorted(p for p in directory.iterdir()
                    if p.is_file() and p.suffix.lower() in (".pbn", ".lin"))
@@ -188,37 +192,56 @@ def load_real_boards(directory: Path, limit: int | None = None
     counts = LoadCounts(files=len(paths))
     out: list[RealBoard] = []
     for path in paths:
-        if path.suffix.lower() == ".lin":
-            _load_lin(path, limit, counts, out)
-            continue
-        ours = read_pbn_boards(path)
-        # The same text as read_pbn_boards reads: line ends, unseparated boards and
-        # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
-        text, _ = pbn_for_endplay(decode_board_bytes(path.read_bytes()))
-        records = pbn.loads(text)
-        if len(records) != len(ours):
-            raise ReplayError(f"{path}: endplay read {len(records)} boards, bidbox "
-                              f"{len(ours)}")
-        counts.boards += len(ours)
-        for row, record in enumerate(records):
-            where = ours.place(row)
-            if Hand.from_endplay(record.deal[Seat.N.to_endplay()]).suits != tuple(
-                    int(m) for m in ours.masks[row, int(Seat.N)]):
-                raise ReplayError(f"{where}: the two readers disagree on the deal")
-            if not record.auction:
-                continue
-            counts.with_auction += 1
-            if limit is not None and len(out) >= limit:
-                continue  # keep counting the files' boards
-            dealer, vul = ours.dealer(row), ours.vul(row)
-            recorded = _recorded_auction(record, dealer, vul, where)
-            contract = recorded.contract if recorded.is_ended else _tag_contract(record)
-            tricks = _table(record, where)
-            counts.with_table += tricks is not None  # of the boards used
-            out.append(RealBoard(f"{path.stem}#{int(ours.numbers[row])}", where,
-                                 ours.masks[row].copy(), dealer, vul, ours.pbn(row),
-                                 recorded, contract, tricks))
+        try:
+            if path.suffix.lower() == ".lin":
+                _load_lin(path, limit, counts, out)
+            else:
+                _load_pbn(path, limit, counts, out)
+        except BidboxError as err:  # the message names the file, perhaps a line
+            place, _, why = str(err).partition(": ")
+            counts.skipped.append(f"{place}: the whole file: {why}" if str(path) in place
+                                  else f"{path}: the whole file: {err}")
+        except Exception as err:  # endplay raises many kinds for bad input
+            counts.skipped.append(f"{path}: the whole file: {plain_reason(err)}")
     return out, counts
+
+
+def _load_pbn(path: Path, limit: int | None, counts: LoadCounts, out: list[RealBoard]
+              ) -> None:
+    """The boards of one PBN file with a recorded auction, appended to ``out``."""
+    from endplay.parsers import pbn
+
+    ours = read_pbn_boards(path)
+    # The same text as read_pbn_boards reads: line ends, unseparated boards and
+    # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
+    text, _ = pbn_for_endplay(decode_board_bytes(path.read_bytes()))
+    records = pbn.loads(text)
+    if len(records) != len(ours):
+        raise ReplayError(f"endplay read {len(records)} boards, bidbox {len(ours)}")
+    counts.boards += len(ours)
+    for row, record in enumerate(records):
+        where = ours.place(row)
+        if Hand.from_endplay(record.deal[Seat.N.to_endplay()]).suits != tuple(
+                int(m) for m in ours.masks[row, int(Seat.N)]):
+            counts.skipped.append(f"{where}: the two readers disagree on the deal")
+            continue
+        if not record.auction:
+            continue
+        counts.with_auction += 1
+        if limit is not None and len(out) >= limit:
+            continue  # keep counting the files' boards
+        dealer, vul = ours.dealer(row), ours.vul(row)
+        try:
+            recorded = _recorded_auction(record, dealer, vul, where)
+            tricks = _table(record, where)
+        except ReplayError as err:
+            counts.skipped.append(str(err))
+            continue
+        contract = recorded.contract if recorded.is_ended else _tag_contract(record)
+        counts.with_table += tricks is not None  # of the boards used
+        out.append(RealBoard(f"{path.stem}#{int(ours.numbers[row])}", where,
+                             ours.masks[row].copy(), dealer, vul, ours.pbn(row),
+                             recorded, contract, tricks))
 
 
 def _load_lin(path: Path, limit: int | None, counts: LoadCounts, out: list[RealBoard]
@@ -235,12 +258,17 @@ def _load_lin(path: Path, limit: int | None, counts: LoadCounts, out: list[RealB
         if limit is not None and len(out) >= limit:
             continue
         if record.dealer is None or record.vul is None:
-            raise ReplayError(f"{where}: the board has no dealer or vulnerability")
+            counts.skipped.append(f"{where}: the board has no dealer or vulnerability")
+            continue
         dealer, vul = Seat(int(record.dealer)), from_endplay_vul(record.vul)
         hands = [Hand.from_endplay(record.deal[seat.to_endplay()]) for seat in Seat]
         masks = np.array([h.suits for h in hands], dtype=np.int16)
         deal = "N:" + " ".join(h.pbn() for h in hands)
-        recorded = _recorded_auction(record, dealer, vul, where)
+        try:
+            recorded = _recorded_auction(record, dealer, vul, where)
+        except ReplayError as err:
+            counts.skipped.append(str(err))
+            continue
         contract = recorded.contract if recorded.is_ended else _tag_contract(record)
         label = cut.label or str(record.board_num or len(out) + 1)
         out.append(RealBoard(f"{path.stem}#{label}", where, masks, dealer, vul, deal,
@@ -736,6 +764,12 @@ def main(argv: Iterable[str] | None = None) -> int:
           + f", {counts.with_table} of them with their own DD table")
     print(f"engine: {commit}; DD tables: {solved} solved by DDS now, the rest from "
           f"the files or the cache ({dd_seconds:.1f} s)")
+    if counts.skipped:
+        print(f"left out, unreadable: {len(counts.skipped)} (boards or files)")
+        for line in counts.skipped[:SKIPPED_SHOWN]:
+            print(f"  {line}")
+        if len(counts.skipped) > SKIPPED_SHOWN:
+            print(f"  ... and {len(counts.skipped) - SKIPPED_SHOWN} more (all in --json)")
     print()
     for line in report_lines(summaries):
         print(line)

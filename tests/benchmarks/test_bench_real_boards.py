@@ -264,3 +264,26 @@ def test_lin_files_are_read_beside_pbn_ones(tmp_path: Path) -> None:
             b.deal, b.dealer, b.vul, b.recorded, b.contract)
         assert b.tricks is None and b.place.startswith(f"{tmp_path / 'match.lin'}:")
     assert from_lin[1].board_id == f"match#c{from_pbn[1].board_id.split('#')[1]}"
+
+
+def test_unreadable_boards_and_files_are_left_out_and_named(tmp_path: Path) -> None:
+    """Thousands of boards from other programs hold a few that cannot be read; the replay
+    leaves each out with its place and reason instead of stopping: a board whose recorded
+    auction is not legal, and a file that is not a board file at all."""
+    if not REAL_PBN.is_dir():
+        pytest.skip(f"real boards not found at {REAL_PBN}")
+    source = sorted(REAL_PBN.glob("*.pbn"))[0]
+    good, _ = bench().load_real_boards(REAL_PBN, limit=1)
+    text = source.read_text(encoding="utf-8")
+    start = text.index("[Auction")
+    body = text[start:text.index("\n[", start + 1)]
+    broken = text.replace(body, '[Auction "N"]\n1S\tPass\t1C\tPass', 1)  # insufficient
+    (tmp_path / "a.pbn").write_text(broken, encoding="utf-8")
+    (tmp_path / "b.lin").write_text("not a lin file\n", encoding="utf-8")
+    loaded, counts = bench().load_real_boards(tmp_path)
+    assert counts.files == 2 and len(counts.skipped) == 2
+    first_board, whole_file = counts.skipped
+    assert first_board.startswith(f"{tmp_path / 'a.pbn'}:") and "auction" in first_board
+    assert whole_file.startswith(f"{tmp_path / 'b.lin'}:1: the whole file:")
+    assert good[0].board_id not in {b.board_id for b in loaded}
+    assert len(loaded) == counts.with_auction - 1  # every other board of the file
