@@ -394,14 +394,18 @@ def _alternatives_text(types: Sequence[Sequence[Item]]) -> str:
 
 def _named_group(texts: Sequence[str]) -> str | None:
     """'4+ hearts or 4+ spades' -> 'a four-card major'; '5+ clubs or 5+ diamonds' ->
-    '5+ in a minor'."""
+    '5+ in a minor'; '4-5 hearts or 4-5 spades' -> 'a four- or five-card major'."""
     for group, word in ((("hearts", "spades"), "major"), (("clubs", "diamonds"), "minor")):
         for count in range(1, 10):
-            for form in (f"{count}+ {{}}", f"={count} {{}}"):
+            for form in (f"{count}+ {{}}", f"={count} {{}}", f"{count}-{count + 1} {{}}"):
                 if sorted(texts) != sorted(form.format(s) for s in group):
                     continue
+                number = _NUMBER_WORDS.get(count, str(count))
+                if "-" in form:
+                    more = _NUMBER_WORDS.get(count + 1, str(count + 1))
+                    return f"a {number}- or {more}-card {word}"
                 if count == 4 or form.startswith("="):
-                    return f"a {_NUMBER_WORDS.get(count, str(count))}-card {word}"
+                    return f"a {number}-card {word}"
                 return f"{count}+ in a {word}"
     return None
 
