@@ -211,14 +211,18 @@ def _load_pbn(path: Path, limit: int | None, counts: LoadCounts, out: list[RealB
     """The boards of one PBN file with a recorded auction, appended to ``out``."""
     from endplay.parsers import pbn
 
-    ours = read_pbn_boards(path)
+    bad: list[tuple[int, str]] = []
+    ours = read_pbn_boards(path, skipped=bad)  # a board without a whole deal: left out
     # The same text as read_pbn_boards reads: line ends, unseparated boards and
     # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
     text, _ = pbn_for_endplay(decode_board_bytes(path.read_bytes()))
-    records = pbn.loads(text)
+    left_out = {k for k, _ in bad}
+    records = [r for k, r in enumerate(pbn.loads(text)) if k not in left_out]
     if len(records) != len(ours):
-        raise ReplayError(f"endplay read {len(records)} boards, bidbox {len(ours)}")
-    counts.boards += len(ours)
+        raise ReplayError(f"endplay read {len(records) + len(bad)} boards, bidbox "
+                          f"{len(ours) + len(bad)}")
+    counts.boards += len(ours) + len(bad)
+    counts.skipped += [why for _, why in bad]
     for row, record in enumerate(records):
         where = ours.place(row)
         if Hand.from_endplay(record.deal[Seat.N.to_endplay()]).suits != tuple(

@@ -278,12 +278,17 @@ def test_unreadable_boards_and_files_are_left_out_and_named(tmp_path: Path) -> N
     start = text.index("[Auction")
     body = text[start:text.index("\n[", start + 1)]
     broken = text.replace(body, '[Auction "N"]\n1S\tPass\t1C\tPass', 1)  # insufficient
+    second = broken.index('[Deal "', start + 1)  # the next board's deal
+    deal = broken[second:broken.index("]", second)]
+    broken = broken.replace(deal, deal.rsplit(" ", 1)[0] + ' -"', 1)  # a hand unknown
     (tmp_path / "a.pbn").write_text(broken, encoding="utf-8")
     (tmp_path / "b.lin").write_text("not a lin file\n", encoding="utf-8")
     loaded, counts = bench().load_real_boards(tmp_path)
-    assert counts.files == 2 and len(counts.skipped) == 2
-    first_board, whole_file = counts.skipped
+    assert counts.files == 2 and len(counts.skipped) == 3
+    no_deal, first_board, whole_file = counts.skipped
     assert first_board.startswith(f"{tmp_path / 'a.pbn'}:") and "auction" in first_board
+    assert no_deal.startswith(f"{tmp_path / 'a.pbn'}:") and "52 cards" in no_deal
     assert whole_file.startswith(f"{tmp_path / 'b.lin'}:1: the whole file:")
     assert good[0].board_id not in {b.board_id for b in loaded}
     assert len(loaded) == counts.with_auction - 1  # every other board of the file
+    assert counts.boards == text.count('[Deal "')  # the boards left out counted too

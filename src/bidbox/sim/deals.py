@@ -324,15 +324,17 @@ _MAX_BOARD_NUMBER = 2**31 - 1
 """The largest board number (Boards keeps them as int32)."""
 
 
-def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
+def read_pbn_boards(path: Path, limit: int | None = None,
+                    skipped: list[tuple[int, str]] | None = None) -> Boards:
     """The boards of a PBN file (endplay's parser), with their own dealer and vulnerability.
 
     A board without ``[Dealer]`` or ``[Vulnerable]`` takes them from its board number by
     the standard cycle; a board without a complete 52-card deal is an error that names the
-    file, the line and the board.
+    file, the line and the board. Given ``skipped``, such a board is left out instead and
+    its place in the file (0-based) and the error are added to the list: a replay of
+    thousands of boards from other programs reads the rest.
     """
     from endplay.parsers.pbn import PBNDecodeError
-    from endplay.types import Player
 
     try:
         data = path.read_bytes()
@@ -361,39 +363,58 @@ def read_pbn_boards(path: Path, limit: int | None = None) -> Boards:
     dealers = np.zeros(len(parsed), dtype=np.int8)
     vuls = np.zeros(len(parsed), dtype=np.int8)
     places = []
+    kept = np.ones(len(parsed), dtype=bool)
     for row, board in enumerate(parsed):
         line = original_line(decoder.line_numbers[row], added) if row < len(
             decoder.line_numbers) else 0
-        number = board.board_num if board.board_num else row + 1
-        if not 1 <= number <= _MAX_BOARD_NUMBER:
-            raise BoardFileError(f"{path}:{line} (board {row + 1} of the file): [Board "
-                                 f"\"{_short(str(number))}\"]: a board number is 1 to "
-                                 f"{_MAX_BOARD_NUMBER:,}")
-        where = f"{path}:{line} (board {number})"
-        places.append(f"{path}:{line}")
-        _check_cards(decoder.deal_tags[row] if row < len(decoder.deal_tags) else None,
-                     masks[row], where)  # as written, before endplay's merged hands
-        for seat in Seat:
-            pbn = board.deal[Player(int(seat))].to_pbn()
-            try:
-                hand = Hand.parse(pbn)
-            except BidboxError as err:
-                raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
-                                     "all 52 cards") from None
-            masks[row, int(seat)] = hand.suits
-        _check_cards(None, masks[row], where)
-        numbers[row] = number
-        tag = decoder.dealer_tags[row] if row < len(decoder.dealer_tags) else None
         try:
-            dealer = Seat.parse(tag) if tag and tag != "?" else board_dealer(number)
-        except BidboxError as err:
-            raise BoardFileError(f"{where}: [Dealer]: {err}") from None
-        dealers[row] = int(dealer)
-        vul = board.vul  # endplay falls back to the board number's cycle itself
-        vuls[row] = VULNERABILITIES.index(from_endplay_vul(vul) if vul is not None
-                                          else board_vulnerability(number))
+            places.append(_read_board(path, row, line, board, decoder, masks, numbers,
+                                      dealers, vuls))
+        except BoardFileError as err:
+            if skipped is None:
+                raise
+            skipped.append((row, str(err)))
+            kept[row] = False
+    if not kept.all():
+        masks, numbers, dealers, vuls = masks[kept], numbers[kept], dealers[kept], vuls[kept]
     digest = hashlib.sha256(data).hexdigest()[:16]
     return Boards(masks, numbers, dealers, vuls, f"pbn:{digest}", places=tuple(places))
+
+
+def _read_board(path: Path, row: int, line: int, board: Any, decoder: Any,
+                masks: npt.NDArray[np.int16], numbers: npt.NDArray[np.int32],
+                dealers: npt.NDArray[np.int8], vuls: npt.NDArray[np.int8]) -> str:
+    """One board of :func:`read_pbn_boards` into row ``row`` of the arrays; its place."""
+    from endplay.types import Player
+
+    number = board.board_num if board.board_num else row + 1
+    if not 1 <= number <= _MAX_BOARD_NUMBER:
+        raise BoardFileError(f"{path}:{line} (board {row + 1} of the file): [Board "
+                             f"\"{_short(str(number))}\"]: a board number is 1 to "
+                             f"{_MAX_BOARD_NUMBER:,}")
+    where = f"{path}:{line} (board {number})"
+    _check_cards(decoder.deal_tags[row] if row < len(decoder.deal_tags) else None,
+                 masks[row], where)  # as written, before endplay's merged hands
+    for seat in Seat:
+        pbn = board.deal[Player(int(seat))].to_pbn()
+        try:
+            hand = Hand.parse(pbn)
+        except BidboxError as err:
+            raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
+                                 "all 52 cards") from None
+        masks[row, int(seat)] = hand.suits
+    _check_cards(None, masks[row], where)
+    numbers[row] = number
+    tag = decoder.dealer_tags[row] if row < len(decoder.dealer_tags) else None
+    try:
+        dealer = Seat.parse(tag) if tag and tag != "?" else board_dealer(number)
+    except BidboxError as err:
+        raise BoardFileError(f"{where}: [Dealer]: {err}") from None
+    dealers[row] = int(dealer)
+    vul = board.vul  # endplay falls back to the board number's cycle itself
+    vuls[row] = VULNERABILITIES.index(from_endplay_vul(vul) if vul is not None
+                                      else board_vulnerability(number))
+    return f"{path}:{line}"
 
 
 def _check_cards(written: str | None, hands: npt.NDArray[np.int16], where: str) -> None:
