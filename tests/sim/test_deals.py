@@ -167,3 +167,34 @@ def test_boards_reject_mismatched_rows() -> None:
     with pytest.raises(ValueError, match="numbers"):
         Boards(masks, np.array([1], dtype=np.int32), np.zeros(2, np.int8),
                np.zeros(2, np.int8), "test")
+
+
+def test_a_vugraph_lin_file_gives_each_deal_once(tmp_path: Path) -> None:
+    """A vugraph match plays each deal in two rooms; a simulation plays each deal at its
+    own two tables, so the file gives it once, with the dealer and vulnerability read,
+    and a board of 51 cards is an error that names its line and room."""
+    from bidbox.sim.deals import VULNERABILITIES, read_board_file
+
+    write_pbn_boards(deal_boards(3, seed=5), tmp_path / "three.pbn")
+    dealt = read_pbn_boards(tmp_path / "three.pbn")
+    lines = ["vg|t,1,I,1,3,A,0,B,0|", "pn|a,b,c,d,e,f,g,h|"]
+    for i in range(3):
+        hands = [Hand(tuple(int(m) for m in dealt.masks[i, int(s)])) for s in Seat]
+        lin = ",".join("".join(f"{suit}{cards}" for suit, cards in zip(
+            "SHDC", h.pbn().split("."), strict=True)) for h in (
+            hands[int(Seat.S)], hands[int(Seat.W)], hands[int(Seat.N)], hands[int(Seat.E)]))
+        digit = "3412"[int(dealt.dealers[i])]
+        for room in "oc":
+            lines.append(f"qx|{room}{i + 1}|md|{digit}{lin}|sv|b|mb|p|mb|p|mb|p|mb|p|pg||")
+    path = tmp_path / "match.lin"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    read = read_board_file(path)
+    assert len(read) == 3 and read.source.startswith("lin:")
+    assert (read.masks == dealt.masks).all() and (read.dealers == dealt.dealers).all()
+    assert [VULNERABILITIES[v] for v in read.vuls] == [Vulnerability.BOTH] * 3
+    assert read.places[1] == f"{path}:5"  # board 2's open room; its closed room skipped
+    assert len(read_board_file(path, limit=2)) == 2
+    south = lin.split(",")[0]  # the last deal's: a card short
+    path.write_text("\n".join(lines).replace(south, south[:-1], 1), encoding="utf-8")
+    with pytest.raises(BoardFileError, match=r"match\.lin:7 \(board o3\)"):
+        read_board_file(path)

@@ -22,7 +22,7 @@ from bidbox.sim.deals import (
     check_deal_arguments,
     deal_boards,
     north_filter,
-    read_pbn_boards,
+    read_board_file,
     write_pbn_boards,
 )
 from bidbox.sim.match import MatchSpec, SystemRef
@@ -56,10 +56,11 @@ def _positive(name: str, value: int | None) -> None:
 
 
 def simulation_boards(args: argparse.Namespace) -> Boards:
-    """The boards of a ``simulate`` run: from --boards FILE.pbn, or dealt by --seed."""
+    """The boards of a ``simulate`` run: from --boards FILE (.pbn or .lin), or dealt by
+    --seed."""
     _positive("--deals", args.deals)
     if args.boards:
-        return read_pbn_boards(Path(args.boards), limit=args.deals)
+        return read_board_file(Path(args.boards), limit=args.deals)
     if args.deals is None:
         raise SimulationArgumentError("say how many boards: --deals N (or --boards FILE.pbn)")
     check_deal_arguments(args.deals, args.seed, "--deals", "--seed", BYTES_PER_PLAYED_BOARD)
@@ -191,7 +192,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help="number of boards (with --boards: the first N of the file)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help=f"dealing seed (default {DEFAULT_SEED}); results are stored by seed")
-    p.add_argument("--boards", metavar="FILE.pbn", help="play the boards of a PBN file instead")
+    p.add_argument("--boards", metavar="FILE",
+                   help="play the boards of a PBN or LIN file instead (a vugraph LIN file: "
+                        "each deal once)")
     p.add_argument("--workers", type=int, default=default_workers(), metavar="K",
                    help="local worker processes (default: one per core; 1 runs in-process)")
     p.add_argument("--scheduler", metavar="ADDRESS",

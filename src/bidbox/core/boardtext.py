@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
 _ONCE = frozenset(("event", "board", "deal"))
@@ -201,5 +202,43 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     return out
 
 
-__all__ = ["LinBoard", "LinTextError", "decode_board_bytes", "lin_boards", "original_line",
-           "pbn_for_endplay", "separate_pbn_boards"]
+class LinBoardError(ValueError):
+    """A board of a LIN file that endplay cannot read: its line and label, and why."""
+
+    def __init__(self, board: LinBoard, reason: str) -> None:
+        super().__init__(reason)
+        self.board = board
+
+
+def read_lin_records(text: str, play: bool = True) -> list[tuple[LinBoard, Any]]:
+    """Each board of :func:`lin_boards` with the endplay Board read from it; a board
+    without a vulnerability takes its number's. Raises :class:`LinTextError` for text
+    that is not LIN and :class:`LinBoardError` for a board endplay cannot read (endplay
+    raises many kinds for bad input; the reason is its message)."""
+    from endplay.parsers.lin import LINDecoder
+    from endplay.types import Vul
+
+    decoder = LINDecoder()  # type: ignore[no-untyped-call]
+    out = []
+    for board in lin_boards(text, play):
+        try:
+            record = decoder.parse_line(board.text)
+        except Exception as err:  # endplay raises many kinds for bad input
+            raise LinBoardError(board, str(err) or type(err).__name__) from None
+        if record.vul is None and record.board_num:
+            record.vul = Vul.from_board(record.board_num)
+        out.append((board, record))
+    return out
+
+
+__all__ = [
+    "LinBoard",
+    "LinBoardError",
+    "LinTextError",
+    "decode_board_bytes",
+    "lin_boards",
+    "original_line",
+    "pbn_for_endplay",
+    "read_lin_records",
+    "separate_pbn_boards",
+]

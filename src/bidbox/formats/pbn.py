@@ -18,10 +18,11 @@ from typing import Any
 from bidbox.core.auction import Auction
 from bidbox.core.boardtext import (
     LinBoard,
+    LinBoardError,
     LinTextError,
     decode_board_bytes,
-    lin_boards,
     pbn_for_endplay,
+    read_lin_records,
 )
 from bidbox.core.calls import Call, CallKind, Strain
 from bidbox.core.seats import Seat, Side, Vulnerability
@@ -69,37 +70,24 @@ def read_boards(path: Path) -> list[Any]:
 
 def read_lin_boards(path: Path, text: str | None = None, play: bool = True
                     ) -> list[tuple[LinBoard, Any]]:
-    """A LIN file's boards, a hand record's or a vugraph file's (``core.boardtext``
-    cuts it into the boards endplay reads), each with the endplay Board read from it; a
-    board without a vulnerability takes its number's. ``text``: the file's text, if
-    already read; ``play=False``: the auctions only (``core.boardtext.lin_boards``). An
+    """A LIN file's boards, a hand record's or a vugraph file's
+    (``core.boardtext.read_lin_records``), each with the endplay Board read from it.
+    ``text``: the file's text, if already read; ``play=False``: the auctions only. An
     error names the board's line."""
-    from endplay.parsers.lin import LINDecoder
-    from endplay.types import Vul
-
     if text is None:
         try:
             text = decode_board_bytes(path.read_bytes())
         except OSError as err:
             raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
     try:
-        cut = lin_boards(text, play)
+        return read_lin_records(text, play)
     except LinTextError as err:
         raise BoardFormatError(f"{path}:{err.line}: not a readable LIN file: "
                                f"{plain_reason(err)}") from None
-    decoder = LINDecoder()  # type: ignore[no-untyped-call]
-    out = []
-    for board in cut:
-        try:
-            record = decoder.parse_line(board.text)
-        except Exception as err:  # endplay raises many kinds for bad input
-            name = f" (board {board.label})" if board.label else ""
-            raise BoardFormatError(f"{path}:{board.line}{name}: not a readable LIN board: "
-                                   f"{plain_reason(err)}") from None
-        if record.vul is None and record.board_num:
-            record.vul = Vul.from_board(record.board_num)
-        out.append((board, record))
-    return out
+    except LinBoardError as err:
+        name = f" (board {err.board.label})" if err.board.label else ""
+        raise BoardFormatError(f"{path}:{err.board.line}{name}: not a readable LIN board: "
+                               f"{plain_reason(err)}") from None
 
 
 _RESULT = re.compile(r'^\[Result "[^"]*"\]$', re.MULTILINE)

@@ -16,6 +16,7 @@ from bidbox.sim.deals import (
     board_vulnerability,
     deal_boards,
     north_filter,
+    read_board_file,
     read_pbn_boards,
     write_pbn_boards,
 )
@@ -28,5 +29,5 @@ __all__ = [
     "BoardFileError", "BoardResult", "Boards", "DealConstraintError", "MatchReport",
     "MatchRun", "MatchSpec", "SystemRef", "TableResult", "board_dealer",
     "board_vulnerability", "build_report", "deal_boards", "imps", "north_filter",
-    "play_boards", "read_pbn_boards", "run_match", "write_pbn_boards",
+    "play_boards", "read_board_file", "read_pbn_boards", "run_match", "write_pbn_boards",
 ]

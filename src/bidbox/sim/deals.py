@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from bidbox.core.boardtext import decode_board_bytes, original_line, pbn_for_endplay
+from bidbox.core.boardtext import (
+    LinBoardError,
+    LinTextError,
+    decode_board_bytes,
+    original_line,
+    pbn_for_endplay,
+    read_lin_records,
+)
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.features import HandFeatures
@@ -381,6 +388,68 @@ def read_pbn_boards(path: Path, limit: int | None = None,
     return Boards(masks, numbers, dealers, vuls, f"pbn:{digest}", places=tuple(places))
 
 
+def read_board_file(path: Path, limit: int | None = None) -> Boards:
+    """The boards of a PBN file (:func:`read_pbn_boards`) or a LIN file
+    (:func:`read_lin_deals`), by the extension."""
+    if path.suffix.lower() == ".lin":
+        return read_lin_deals(path, limit)
+    return read_pbn_boards(path, limit)
+
+
+def read_lin_deals(path: Path, limit: int | None = None) -> Boards:
+    """The deals of a LIN file, a BBO hand record or a vugraph match
+    (``core.boardtext.read_lin_records``), with their dealers and vulnerabilities. A
+    deal played in both rooms of a match is one board here (its first room's): a
+    simulation plays each deal at two tables itself."""
+    from endplay.types import Player
+
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
+    try:
+        records = read_lin_records(decode_board_bytes(data), play=False)
+    except LinTextError as err:
+        raise BoardFileError(f"{path}:{err.line}: not a readable LIN file: "
+                             f"{plain_reason(err)}") from None
+    except LinBoardError as err:
+        name = f" (board {err.board.label})" if err.board.label else ""
+        raise BoardFileError(f"{path}:{err.board.line}{name}: not a readable LIN board: "
+                             f"{plain_reason(err)}") from None
+    rows: list[tuple[npt.NDArray[np.int16], int, int, int, str]] = []
+    seen: set[tuple[bytes, int, int]] = set()
+    for cut, record in records:
+        number = record.board_num or len(rows) + 1
+        where = f"{path}:{cut.line} (board {cut.label or number})"
+        masks = np.zeros((4, 4), dtype=np.int16)
+        for seat in Seat:
+            try:
+                masks[int(seat)] = Hand.parse(record.deal[Player(int(seat))].to_pbn()).suits
+            except BidboxError as err:
+                raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation "
+                                     "needs all 52 cards") from None
+        _check_cards(None, masks, where)
+        dealer = int(record.dealer) if record.dealer is not None else int(
+            board_dealer(number))
+        vul = VULNERABILITIES.index(from_endplay_vul(record.vul) if record.vul is not None
+                                    else board_vulnerability(number))
+        key = (masks.tobytes(), dealer, vul)
+        if key in seen:
+            continue  # the other room of a deal already read
+        seen.add(key)
+        rows.append((masks, number, dealer, vul, f"{path}:{cut.line}"))
+        if limit is not None and len(rows) >= limit:
+            break
+    if not rows:
+        raise BoardFileError(f"{path}: no boards found (a LIN board has a deal, md|...|)")
+    digest = hashlib.sha256(data).hexdigest()[:16]
+    return Boards(np.array([r[0] for r in rows], dtype=np.int16),
+                  np.array([r[1] for r in rows], dtype=np.int32),
+                  np.array([r[2] for r in rows], dtype=np.int8),
+                  np.array([r[3] for r in rows], dtype=np.int8),
+                  f"lin:{digest}", places=tuple(r[4] for r in rows))
+
+
 def _read_board(path: Path, row: int, line: int, board: Any, decoder: Any,
                 masks: npt.NDArray[np.int16], numbers: npt.NDArray[np.int32],
                 dealers: npt.NDArray[np.int8], vuls: npt.NDArray[np.int8]) -> str:
@@ -491,6 +560,8 @@ __all__ = [
     "deal_boards",
     "from_endplay_vul",
     "north_filter",
+    "read_board_file",
+    "read_lin_deals",
     "read_pbn_boards",
     "to_endplay_vul",
     "write_pbn_boards",
