@@ -183,6 +183,22 @@ class BoardFormatError(BidboxError):
     """A PBN or LIN file that cannot be read or written."""
 
 
+# --- raised by bidbox.core.boardtext -------------------------------------------------
+
+
+class LinTextError(NotationError):
+    """Text in a LIN file that is not a ``key|value|`` pair; ``line`` is 1-based."""
+
+    def __init__(self, line: int, text: str) -> None:
+        super().__init__(f"not a LIN 'key|value|' pair: {text!r}")
+        self.line = line
+
+
+class LinFileError(NotationError):
+    """A LIN file, or one of its boards, that cannot be read: the message names the
+    file, the line and the board (``formats`` and ``sim`` raise it again as their own)."""
+
+
 # --- raised by bidbox.formats.draft --------------------------------------------------
 
 

@@ -13,6 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from bidbox.errors import LinFileError, plain_reason
+from bidbox.errors import LinTextError as LinTextError
+
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
 _ONCE = frozenset(("event", "board", "deal"))
 """Tags a board has once (others, such as [Note], repeat): seen again, a board begins."""
@@ -82,14 +85,6 @@ def original_line(line: int, added: list[int]) -> int:
 
 
 # --- LIN ---------------------------------------------------------------------------------
-class LinTextError(ValueError):
-    """Text in a LIN file that is not a ``key|value|`` pair; ``line`` is 1-based."""
-
-    def __init__(self, line: int, text: str) -> None:
-        super().__init__(f"not a LIN 'key|value|' pair: {text!r}")
-        self.line = line
-
-
 @dataclass(frozen=True)
 class LinBoard:
     """One board of a LIN file, as endplay's LIN reader takes a board.
@@ -202,29 +197,28 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     return out
 
 
-class LinBoardError(ValueError):
-    """A board of a LIN file that endplay cannot read: its line and label, and why."""
-
-    def __init__(self, board: LinBoard, reason: str) -> None:
-        super().__init__(reason)
-        self.board = board
-
-
-def read_lin_records(text: str, play: bool = True) -> list[tuple[LinBoard, Any]]:
+def read_lin_records(text: str, name: str, play: bool = True) -> list[tuple[LinBoard, Any]]:
     """Each board of :func:`lin_boards` with the endplay Board read from it; a board
-    without a vulnerability takes its number's. Raises :class:`LinTextError` for text
-    that is not LIN and :class:`LinBoardError` for a board endplay cannot read (endplay
-    raises many kinds for bad input; the reason is its message)."""
+    without a vulnerability takes its number's. ``name``: the file, for messages. Raises
+    :class:`LinFileError` naming the file, the line and the board for text that is not
+    LIN or a board endplay cannot read (endplay raises many kinds for bad input; the
+    reason is its message in plain words)."""
     from endplay.parsers.lin import LINDecoder
     from endplay.types import Vul
 
+    try:
+        cut = lin_boards(text, play)
+    except LinTextError as err:
+        raise LinFileError(f"{name}:{err.line}: not a readable LIN file: {err}") from None
     decoder = LINDecoder()  # type: ignore[no-untyped-call]
     out = []
-    for board in lin_boards(text, play):
+    for board in cut:
         try:
             record = decoder.parse_line(board.text)
         except Exception as err:  # endplay raises many kinds for bad input
-            raise LinBoardError(board, str(err) or type(err).__name__) from None
+            label = f" (board {board.label})" if board.label else ""
+            raise LinFileError(f"{name}:{board.line}{label}: not a readable LIN board: "
+                               f"{plain_reason(err)}") from None
         if record.vul is None and record.board_num:
             record.vul = Vul.from_board(record.board_num)
         out.append((board, record))
@@ -233,7 +227,7 @@ def read_lin_records(text: str, play: bool = True) -> list[tuple[LinBoard, Any]]
 
 __all__ = [
     "LinBoard",
-    "LinBoardError",
+    "LinFileError",
     "LinTextError",
     "decode_board_bytes",
     "lin_boards",

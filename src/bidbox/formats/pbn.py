@@ -18,8 +18,7 @@ from typing import Any
 from bidbox.core.auction import Auction
 from bidbox.core.boardtext import (
     LinBoard,
-    LinBoardError,
-    LinTextError,
+    LinFileError,
     decode_board_bytes,
     pbn_for_endplay,
     read_lin_records,
@@ -80,15 +79,9 @@ def read_lin_boards(path: Path, text: str | None = None, play: bool = True
         except OSError as err:
             raise BoardFormatError(f"cannot read '{path}': {err.strerror}") from None
     try:
-        return read_lin_records(text, play)
-    except LinTextError as err:
-        raise BoardFormatError(f"{path}:{err.line}: not a readable LIN file: "
-                               f"{plain_reason(err)}") from None
-    except LinBoardError as err:
-        name = f" (board {err.board.label})" if err.board.label else ""
-        raise BoardFormatError(f"{path}:{err.board.line}{name}: not a readable LIN board: "
-                               f"{plain_reason(err)}") from None
-
+        return read_lin_records(text, str(path), play)
+    except LinFileError as err:
+        raise BoardFormatError(str(err)) from None
 
 _RESULT = re.compile(r'^\[Result "[^"]*"\]$', re.MULTILINE)
 

@@ -22,8 +22,7 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.boardtext import (
-    LinBoardError,
-    LinTextError,
+    LinFileError,
     decode_board_bytes,
     original_line,
     pbn_for_endplay,
@@ -408,14 +407,9 @@ def read_lin_deals(path: Path, limit: int | None = None) -> Boards:
     except OSError as err:
         raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
     try:
-        records = read_lin_records(decode_board_bytes(data), play=False)
-    except LinTextError as err:
-        raise BoardFileError(f"{path}:{err.line}: not a readable LIN file: "
-                             f"{plain_reason(err)}") from None
-    except LinBoardError as err:
-        name = f" (board {err.board.label})" if err.board.label else ""
-        raise BoardFileError(f"{path}:{err.board.line}{name}: not a readable LIN board: "
-                             f"{plain_reason(err)}") from None
+        records = read_lin_records(decode_board_bytes(data), str(path), play=False)
+    except LinFileError as err:
+        raise BoardFileError(str(err)) from None
     rows: list[tuple[npt.NDArray[np.int16], int, int, int, str]] = []
     seen: set[tuple[bytes, int, int]] = set()
     for cut, record in records:
