@@ -306,6 +306,31 @@ def test_a_board_from_a_pbn_file_keeps_its_dealer_and_vulnerability(
     assert response.status_code == 400 and "no board 9" in response.json()["detail"]
 
 
+def test_a_board_from_a_vugraph_lin_file(client: TestClient, tmp_path: Path) -> None:
+    """A vugraph record (both rooms of a match) is a board file too: its deal, dealer and
+    vulnerability, as a PBN file of the same boards gives them."""
+    path = tmp_path / "boards.pbn"
+    boards = deal_boards(3, 11)
+    write_pbn_boards(boards, path)
+    lines = ["vg|t,1,I,1,3,A,0,B,0|", "pn|a,b,c,d,e,f,g,h|"]
+    for i in range(3):
+        hands = {s: boards.deals().hand(i, s) for s in bidbox.Seat}
+        md = ",".join("".join(f"{suit}{cards}" for suit, cards in zip(
+            "SHDC", hands[s].pbn().split("."), strict=True))
+            for s in (bidbox.Seat.S, bidbox.Seat.W, bidbox.Seat.N, bidbox.Seat.E))
+        digit = "3412"[int(boards.dealers[i])]
+        vul = {"none": "o", "ns": "n", "ew": "e", "both": "b"}[boards.vul(i).value]
+        for room in "oc":
+            lines.append(f"qx|{room}{i + 1}|md|{digit}{md}|sv|{vul}|mb|p|pg||")
+    for board in (2, 3):  # vulnerable north-south, east-west
+        from_pbn = client.post("/api/tables", json={"pbn": path.read_text(), "board": board,
+                                                    "seat": "W"}).json()
+        from_lin = client.post("/api/tables", json={"pbn": "\n".join(lines), "board": board,
+                                                    "seat": "W"}).json()
+        assert (from_lin["board"], from_lin["dealer"], from_lin["vul"], from_lin["hand"]) == (
+            from_pbn["board"], from_pbn["dealer"], from_pbn["vul"], from_pbn["hand"])
+
+
 def test_the_page_has_the_bidding_box_and_its_script(client: TestClient) -> None:
     page = client.get("/")
     assert page.status_code == 200

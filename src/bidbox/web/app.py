@@ -83,7 +83,8 @@ class NewTableBody(BaseModel):
     dealer: str | None = Field(None, description="default: by the board number's cycle")
     vul: str | None = Field(None, description="none, ns, ew or both (default: by board)")
     deal: str | None = Field(None, description="a PBN deal 'N:S.H.D.C ...'")
-    pbn: str | None = Field(None, description="the text of a PBN file")
+    pbn: str | None = Field(None, description="the text of a PBN file (or of a LIN file, "
+                                              "vugraph included)")
     board: int | None = Field(None, description="the board of `pbn` to play")
     constraint: str | None = Field(None, description="the person's hand, e.g. 'hcp 11+, 4+H'")
     reach: str | None = Field(None, description="calls the robots' auction must begin with")

@@ -13,6 +13,7 @@ makes undo and resume exact.
 
 from __future__ import annotations
 
+import re
 import secrets
 import tempfile
 import time
@@ -44,7 +45,7 @@ from bidbox.sim.deals import (
     board_vulnerability,
     deal_boards,
     north_filter,
-    read_pbn_boards,
+    read_board_file,
 )
 from bidbox.web.store import TableRow
 
@@ -470,15 +471,20 @@ def _north_first(text: str) -> str:
     return "N:" + " ".join(hands[s].pbn() for s in Seat)
 
 
+_LIN_DEAL = re.compile(r"(?:^|\|)\s*md\|", re.IGNORECASE)
+
+
 def _from_pbn(text: str, board: int | None) -> tuple[str, int, Seat, Vulnerability]:
-    """One board of an uploaded PBN file (read by the simulation lab's PBN reader)."""
+    """One board of an uploaded PBN or LIN file (read by the simulation lab's reader; a
+    text with a LIN deal, ``md|``, and no PBN tag is LIN: a vugraph match's deal once)."""
     if len(text.encode()) > MAX_PBN_BYTES:
         raise TableError(f"pbn: the file is larger than {MAX_PBN_BYTES:,} bytes")
+    lin = _LIN_DEAL.search(text) is not None and "[" not in text
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "upload.pbn"
+        path = Path(folder) / ("upload.lin" if lin else "upload.pbn")
         path.write_text(text, encoding="utf-8")
         try:
-            boards = read_pbn_boards(path)
+            boards = read_board_file(path)
         except BidboxError as err:
             raise TableError(f"pbn: {str(err).replace(str(path), 'the file')}") from None
     numbers = [int(n) for n in boards.numbers]
