@@ -768,7 +768,7 @@ def _vugraph(deal: str = _VUGRAPH_DEAL) -> str:
             f"qx|o1|st||md|{deal}|sv|0|nt|commentary before any call|"
             f"mb|1C!|an|strong|mb|p|mb|1D|nt|and after one|mb|d|mb|r|mb|2N|mb|p|mb|3N|"
             f"mb|p|mb|p|mb|p|pg||\npc|S2|pc|SA|pg||mc|10|pg||\n"
-            f"qx|c1|md|{deal}|sv|o|mb|p|mb|1S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||\n"
+            f"qx|c1|md|{deal}|sv|o|pn|s2,w2,n2,x2|mb|p|mb|1S|mb|p|mb|4S|mb|p|mb|p|mb|p|pg||\n"
             f"qx|o2|\n")
 
 
@@ -785,7 +785,7 @@ def test_a_vugraph_lin_file_reads_as_one_board_per_room(tmp_path: Path) -> None:
     cut = lin_boards(text)
     assert [(b.label, b.line) for b in cut] == [("o1", 4), ("c1", 6)]  # o2: no deal
     assert cut[0].text.startswith("pn|s1,w1,n1,e1|ah|Board 1|")
-    assert cut[1].text.startswith("pn|s2,w2,n2,e2|ah|Board 1|")
+    assert cut[1].text.startswith("pn|s2,w2,n2,x2|ah|Board 1|")
     assert "nt|" not in cut[0].text and "sv|o|" in cut[0].text
     path = tmp_path / "match.lin"
     path.write_text(text, encoding="utf-8")
@@ -797,6 +797,7 @@ def test_a_vugraph_lin_file_reads_as_one_board_per_room(tmp_path: Path) -> None:
     assert [str(b) for b in closed_room.auction] == ["P", "1♠", "P", "4♠", "P", "P", "P"]
     assert open_room.deal.to_pbn() == closed_room.deal.to_pbn() and open_room.board_num == 1
     assert open_room.info["South"] == "s1" and closed_room.info["South"] == "s2"
+    assert closed_room.info["East"] == "x2"  # a substitute named after the deal
     assert [b.line for b, _ in read_lin_boards(path)] == [4, 6]
 
 

@@ -128,6 +128,7 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     start: int | None = None  # the current board's first line
     label = ""
     calls = 0
+    vugraph = False  # boards begin at qx|; a pn| there only changes the players
 
     def dealt() -> bool:
         return any(k == "md" for k, _ in pairs)
@@ -169,9 +170,10 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
         if key == "qx":
             flush()
             start, label = at, value.split(",")[0].strip()
+            vugraph = True
             continue
         if key == "pn":
-            if dealt():
+            if dealt() and not vugraph:
                 flush()  # a hand record: each board begins with its players
             names = [n.strip() for n in value.split(",")]
             start = at if start is None else start
