@@ -93,7 +93,7 @@ def test_the_walk_makes_each_state_once(sbu: dict[Side, System]) -> None:
     assert start(other, Auction(Seat.E, Vulnerability.BOTH)) is not root
 
 
-@pytest.mark.parametrize("calls", ["1C P 1H P 1NT", "1H 2C X P 2D", "P P 1S P 2S P 3S"])
+@pytest.mark.parametrize("calls", ["1C P 1H P 1NT", "1H 2C X P 2D", "P P 1NT P 2C P 2H P 3H"])
 def test_fact_masks_from_their_parts_equal_the_whole_predicate(
         sbu: dict[Side, System], calls: str) -> None:
     _, state = replay(Auction.parse(calls, Seat.N, Vulnerability.NONE), sbu)
