@@ -261,8 +261,8 @@ def _load_lin(path: Path, limit: int | None, counts: LoadCounts, out: list[RealB
         counts.with_auction += 1
         if limit is not None and len(out) >= limit:
             continue
-        if record.dealer is None or record.vul is None:
-            counts.skipped.append(f"{where}: the board has no dealer or vulnerability")
+        if record.vul is None:  # no sv| and no board number to take it from
+            counts.skipped.append(f"{where}: the board has no vulnerability")
             continue
         dealer, vul = Seat(int(record.dealer)), from_endplay_vul(record.vul)
         hands = [Hand.from_endplay(record.deal[seat.to_endplay()]) for seat in Seat]

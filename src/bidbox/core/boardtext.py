@@ -127,14 +127,13 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     pairs: list[tuple[str, str]] = []
     start: int | None = None  # the current board's first line
     label = ""
-    calls = 0
     vugraph = False  # boards begin at qx|; a pn| there only changes the players
 
     def dealt() -> bool:
         return any(k == "md" for k, _ in pairs)
 
     def flush() -> None:
-        nonlocal start, label, calls
+        nonlocal start, label
         if dealt():
             room = label[:1].lower()
             four = names[4:8] if room == "c" and len(names) >= 8 else names[:4]
@@ -152,7 +151,7 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
             out.append(LinBoard(f"pn|{','.join(four)}|" + body, start or 1, label))
         # A label or names with no deal (a room announced, not played) start nothing.
         pairs.clear()
-        start, label, calls = None, "", 0
+        start, label = None, ""
 
     pos, line = 0, 1
     while True:
@@ -180,7 +179,8 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
             continue
         if key == "md" and dealt():
             flush()  # boards written one after another with nothing between
-        if key in _HEADER or key == "nt" or (key == "an" and not calls):
+        if key in _HEADER or key == "nt" or (
+                key == "an" and not any(k == "mb" for k, _ in pairs)):
             continue
         start = at if start is None else start
         if key == "ah":
@@ -193,7 +193,6 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
             if vul is not None:
                 pairs.append((key, vul))
         else:
-            calls += key == "mb"
             pairs.append((key, value))
     flush()
     return out

@@ -83,6 +83,7 @@ def read_lin_boards(path: Path, text: str | None = None, play: bool = True
     except LinFileError as err:
         raise BoardFormatError(str(err)) from None
 
+
 _RESULT = re.compile(r'^\[Result "[^"]*"\]$', re.MULTILINE)
 
 

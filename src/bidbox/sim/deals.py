@@ -400,8 +400,6 @@ def read_lin_deals(path: Path, limit: int | None = None) -> Boards:
     (``core.boardtext.read_lin_records``), with their dealers and vulnerabilities. A
     deal played in both rooms of a match is one board here (its first room's): a
     simulation plays each deal at two tables itself."""
-    from endplay.types import Player
-
     try:
         data = path.read_bytes()
     except OSError as err:
@@ -416,15 +414,9 @@ def read_lin_deals(path: Path, limit: int | None = None) -> Boards:
         number = record.board_num or len(rows) + 1
         where = f"{path}:{cut.line} (board {cut.label or number})"
         masks = np.zeros((4, 4), dtype=np.int16)
-        for seat in Seat:
-            try:
-                masks[int(seat)] = Hand.parse(record.deal[Player(int(seat))].to_pbn()).suits
-            except BidboxError as err:
-                raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation "
-                                     "needs all 52 cards") from None
+        _deal_masks(record.deal, masks, where)
         _check_cards(None, masks, where)
-        dealer = int(record.dealer) if record.dealer is not None else int(
-            board_dealer(number))
+        dealer = int(record.dealer)  # a LIN deal (md|) always names its dealer
         vul = VULNERABILITIES.index(from_endplay_vul(record.vul) if record.vul is not None
                                     else board_vulnerability(number))
         key = (masks.tobytes(), dealer, vul)
@@ -448,8 +440,6 @@ def _read_board(path: Path, row: int, line: int, board: Any, decoder: Any,
                 masks: npt.NDArray[np.int16], numbers: npt.NDArray[np.int32],
                 dealers: npt.NDArray[np.int8], vuls: npt.NDArray[np.int8]) -> str:
     """One board of :func:`read_pbn_boards` into row ``row`` of the arrays; its place."""
-    from endplay.types import Player
-
     number = board.board_num if board.board_num else row + 1
     if not 1 <= number <= _MAX_BOARD_NUMBER:
         raise BoardFileError(f"{path}:{line} (board {row + 1} of the file): [Board "
@@ -458,14 +448,7 @@ def _read_board(path: Path, row: int, line: int, board: Any, decoder: Any,
     where = f"{path}:{line} (board {number})"
     _check_cards(decoder.deal_tags[row] if row < len(decoder.deal_tags) else None,
                  masks[row], where)  # as written, before endplay's merged hands
-    for seat in Seat:
-        pbn = board.deal[Player(int(seat))].to_pbn()
-        try:
-            hand = Hand.parse(pbn)
-        except BidboxError as err:
-            raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
-                                 "all 52 cards") from None
-        masks[row, int(seat)] = hand.suits
+    _deal_masks(board.deal, masks[row], where)
     _check_cards(None, masks[row], where)
     numbers[row] = number
     tag = decoder.dealer_tags[row] if row < len(decoder.dealer_tags) else None
@@ -478,6 +461,19 @@ def _read_board(path: Path, row: int, line: int, board: Any, decoder: Any,
     vuls[row] = VULNERABILITIES.index(from_endplay_vul(vul) if vul is not None
                                       else board_vulnerability(number))
     return f"{path}:{line}"
+
+
+def _deal_masks(deal: Any, into: npt.NDArray[np.int16], where: str) -> None:
+    """An endplay deal's four hands into ``into`` (seat by suit); a hand that is not 13
+    cards is an error naming ``where``."""
+    from endplay.types import Player
+
+    for seat in Seat:
+        try:
+            into[int(seat)] = Hand.parse(deal[Player(int(seat))].to_pbn()).suits
+        except BidboxError as err:
+            raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
+                                 "all 52 cards") from None
 
 
 def _check_cards(written: str | None, hands: npt.NDArray[np.int16], where: str) -> None:
