@@ -197,10 +197,10 @@ def load_real_boards(directory: Path, limit: int | None = None
                 _load_lin(path, limit, counts, out)
             else:
                 _load_pbn(path, limit, counts, out)
-        except BidboxError as err:  # the message names the file, perhaps a line
-            place, _, why = str(err).partition(": ")
-            counts.skipped.append(f"{place}: the whole file: {why}" if str(path) in place
-                                  else f"{path}: the whole file: {err}")
+        except BidboxError as err:  # the message usually names the file, perhaps a line
+            named = str(err).startswith(str(path))
+            counts.skipped.append(f"{err} (the whole file left out)" if named
+                                  else f"{path}: {err} (the whole file left out)")
         except Exception as err:  # endplay raises many kinds for bad input
             counts.skipped.append(f"{path}: the whole file: {plain_reason(err)}")
     return out, counts

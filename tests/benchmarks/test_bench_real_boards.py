@@ -288,7 +288,9 @@ def test_unreadable_boards_and_files_are_left_out_and_named(tmp_path: Path) -> N
     no_deal, first_board, whole_file = counts.skipped
     assert first_board.startswith(f"{tmp_path / 'a.pbn'}:") and "auction" in first_board
     assert no_deal.startswith(f"{tmp_path / 'a.pbn'}:") and "52 cards" in no_deal
-    assert whole_file.startswith(f"{tmp_path / 'b.lin'}:1: the whole file:")
+    assert whole_file.startswith(f"{tmp_path / 'b.lin'}:1: ")  # named once, with its line
+    assert whole_file.count(str(tmp_path / "b.lin")) == 1
+    assert whole_file.endswith("(the whole file left out)")
     assert good[0].board_id not in {b.board_id for b in loaded}
     assert len(loaded) == counts.with_auction - 1  # every other board of the file
     assert counts.boards == text.count('[Deal "')  # the boards left out counted too
