@@ -62,7 +62,6 @@ import numpy as np
 import numpy.typing as npt
 
 from bidbox.core.auction import Auction, Contract
-from bidbox.core.boardtext import decode_board_bytes, pbn_for_endplay
 from bidbox.core.calls import CallKind, Strain
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
@@ -178,8 +177,8 @@ def load_real_boards(directory: Path, limit: int | None = None
     """Every board with a recorded auction in the PBN and LIN files of ``directory``
     (name order).
 
-    PBN: the deal, dealer and vulnerability come from ``sim.deals.read_pbn_boards``; the
-    auction and the trick table from endplay's board records of the same file. LIN (a
+    PBN: ``sim.deals.read_pbn_boards`` reads the file once: the deal, dealer and
+    vulnerability, and endplay's board records for the auction and the trick table. LIN (a
     BBO hand record or a vugraph file, both rooms): all from ``formats.pbn``'s reader;
     LIN has no trick table, so DDS solves them.
     """
@@ -209,26 +208,13 @@ def load_real_boards(directory: Path, limit: int | None = None
 def _load_pbn(path: Path, limit: int | None, counts: LoadCounts, out: list[RealBoard]
               ) -> None:
     """The boards of one PBN file with a recorded auction, appended to ``out``."""
-    from endplay.parsers import pbn
-
     bad: list[tuple[int, str]] = []
-    ours = read_pbn_boards(path, skipped=bad)  # a board without a whole deal: left out
-    # The same text as read_pbn_boards reads: line ends, unseparated boards and
-    # annotation glyphs ($1) made readable for endplay once, in core.boardtext.
-    text, _ = pbn_for_endplay(decode_board_bytes(path.read_bytes()))
-    left_out = {k for k, _ in bad}
-    records = [r for k, r in enumerate(pbn.loads(text)) if k not in left_out]
-    if len(records) != len(ours):
-        raise ReplayError(f"endplay read {len(records) + len(bad)} boards, bidbox "
-                          f"{len(ours) + len(bad)}")
+    records: list[Any] = []  # endplay's boards of the rows read: auctions and tables
+    ours = read_pbn_boards(path, skipped=bad, records=records)  # bad boards left out
     counts.boards += len(ours) + len(bad)
     counts.skipped += [why for _, why in bad]
     for row, record in enumerate(records):
         where = ours.place(row)
-        if Hand.from_endplay(record.deal[Seat.N.to_endplay()]).suits != tuple(
-                int(m) for m in ours.masks[row, int(Seat.N)]):
-            counts.skipped.append(f"{where}: the two readers disagree on the deal")
-            continue
         if not record.auction:
             continue
         counts.with_auction += 1

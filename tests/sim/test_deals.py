@@ -139,6 +139,48 @@ def test_pbn_errors_name_the_file_and_board(tmp_path: Path) -> None:
         read_pbn_boards(tmp_path / "missing.pbn")
 
 
+def test_pbn_vulnerability_names_of_the_standard_and_of_other_programs(tmp_path: Path
+                                                                      ) -> None:
+    """PBN names no vulnerability "None", "Love" or "-", and both sides "All" or "Both";
+    other programs write "N-S" or lower case. endplay reads only some of these, and a
+    file that wrote "Love" was refused whole."""
+    hands = "N:AKQJ.T98.765.432 T987.654.32.AKQJ 6543.32.AKQJ.T98 2.AKQJ7.T984.765"
+    names = {"Love": Vulnerability.NONE, "-": Vulnerability.NONE, "neither": Vulnerability.NONE,
+             "n-s": Vulnerability.NS, "E-W": Vulnerability.EW, "both": Vulnerability.BOTH,
+             "All": Vulnerability.BOTH}
+    path = tmp_path / "vul.pbn"
+    path.write_text("".join(f'[Board "{k}"]\n[Dealer "N"]\n[Vulnerable "{name}"]\n'
+                            f'[Deal "{hands}"]\n\n' for k, name in enumerate(names, 2)),
+                    encoding="utf-8")  # board 2 is NS on the cycle: the tag must win
+    boards = read_pbn_boards(path)
+    assert [boards.vul(row) for row in range(len(names))] == list(names.values())
+
+
+def test_a_board_the_parser_refuses_is_left_out_alone(tmp_path: Path) -> None:
+    """endplay stops at the first board whose tag it cannot read; a replay of files from
+    other programs reads the rest of the file and names the refused board's first line,
+    and without ``skipped`` the whole file is an error naming that line."""
+    boards = deal_boards(3, 9)
+    path = tmp_path / "three.pbn"
+    write_pbn_boards(boards, path)
+    lines = path.read_text(encoding="utf-8").split("\n")
+    starts = [k + 1 for k, line in enumerate(lines) if line.startswith("[Event")]
+    second = starts[1] - 1  # each board's first line (1-based) and board 2's index
+    bad = next(k for k in range(second, len(lines)) if lines[k].startswith("[Vulnerable"))
+    lines[bad] = '[Vulnerable "sometimes"]'
+    path.write_text("\n".join(lines), encoding="utf-8")
+    with pytest.raises(BoardFileError, match=rf"three\.pbn:{second + 1}: .*sometimes"):
+        read_pbn_boards(path)
+    skipped: list[tuple[int, str]] = []
+    records: list[object] = []
+    read = read_pbn_boards(path, skipped=skipped, records=records)
+    assert np.array_equal(read.masks, boards.masks[[0, 2]])
+    assert list(read.numbers) == [1, 3] and read.place(1) == f"{path}:{starts[2]} (board 3)"
+    assert len(skipped) == 1 and re.search(rf"three\.pbn:{starts[1]}: .*sometimes",
+                                           skipped[0][1])
+    assert [r.board_num for r in records] == [1, 3]  # endplay's boards of the rows read
+
+
 def test_all_real_boards_are_read() -> None:
     if not REAL_PBN.is_dir():
         pytest.skip(f"real boards not found at {REAL_PBN} (shared/data beside the checkout)")

@@ -59,6 +59,18 @@ _NAG = re.compile(r"\s*(?<!\S)\$\d+(?!\S)")
 """A numeric annotation glyph (``$1``, "good call"), which PBN allows after a call or a
 card and endplay does not read."""
 _SECTIONS = frozenset(("auction", "play"))
+_VULNERABLE = re.compile(r'(\[\s*Vulnerable\s+")([^"]*)(")', re.IGNORECASE)
+_VULNERABILITIES = {"none": "None", "love": "None", "-": "None", "neither": "None",
+                    "ns": "NS", "n-s": "NS", "ew": "EW", "e-w": "EW",
+                    "all": "All", "both": "All"}
+"""The PBN standard's names of a vulnerability (None, Love or -; NS; EW; All or Both) and
+the spellings other programs write (case, N-S, Neither), as endplay reads them: endplay
+takes only None, NS, EW, All, Both and -, so a file that writes Love was left out whole."""
+
+
+def _standard_vulnerability(m: re.Match[str]) -> str:
+    value = m.group(2).strip()
+    return m.group(1) + _VULNERABILITIES.get(value.lower(), value) + m.group(3)
 
 
 def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
@@ -73,6 +85,8 @@ def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
         if not stripped or stripped.startswith("["):
             m = _TAG.match(stripped)
             inside = m is not None and m.group(1).lower() in _SECTIONS
+            if m is not None and m.group(1).lower() == "vulnerable":
+                line = _VULNERABLE.sub(_standard_vulnerability, line, count=1)
         elif inside and "$" in line:
             line = _NAG.sub("", line)
         out.append(line)

@@ -15,7 +15,9 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from io import StringIO
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -331,35 +333,27 @@ _MAX_BOARD_NUMBER = 2**31 - 1
 
 
 def read_pbn_boards(path: Path, limit: int | None = None,
-                    skipped: list[tuple[int, str]] | None = None) -> Boards:
+                    skipped: list[tuple[int, str]] | None = None,
+                    records: list[Any] | None = None) -> Boards:
     """The boards of a PBN file (endplay's parser), with their own dealer and vulnerability.
 
     A board without ``[Dealer]`` or ``[Vulnerable]`` takes them from its board number by
-    the standard cycle; a board without a complete 52-card deal is an error that names the
-    file, the line and the board. Given ``skipped``, such a board is left out instead and
-    its place in the file (0-based) and the error are added to the list: a replay of
-    thousands of boards from other programs reads the rest.
+    the standard cycle; a board without a complete 52-card deal, or one the parser
+    refuses (a tag value it cannot read), is an error that names the file and the line.
+    Given ``skipped``, such a board is left out instead and its error added to the list
+    (with the board's place in the file, 0-based, or -1 for a board the parser refused):
+    a replay of thousands of boards from other programs reads the rest. Given
+    ``records``, the endplay boards of the rows returned are appended to it (their
+    auctions, notes and tables), so a reader of those needs no second parse.
     """
-    from endplay.parsers.pbn import PBNDecodeError
-
     try:
         data = path.read_bytes()
     except OSError as err:
         raise BoardFileError(f"cannot read board file '{path}': {err.strerror}") from None
-    decoder = _pbn_decoder()
     # Any line ends, boards without a blank line between them (issue 17: a CR file read
     # as no boards, unseparated boards as the first alone) and annotation glyphs ($1).
     text, added = pbn_for_endplay(decode_board_bytes(data))
-    from io import StringIO
-
-    try:
-        parsed = decoder.parse_file(StringIO(text))
-    except PBNDecodeError as err:
-        raise BoardFileError(f"{path}:{original_line(err.lineno, added)}: {plain_reason(err)} "
-                             f"in '{shown(err.line.strip())}'") from None
-    except (ValueError, RuntimeError, KeyError, IndexError, TypeError, AttributeError) as err:
-        raise BoardFileError(f"{path}:{original_line(decoder.lineno, added)}: cannot read this "
-                             f"board: {plain_reason(err)}") from None
+    parsed, decoder = _parse_pbn(path, text, added, skipped)
     if limit is not None:
         parsed = parsed[:limit]
     if not parsed:
@@ -383,8 +377,78 @@ def read_pbn_boards(path: Path, limit: int | None = None,
             kept[row] = False
     if not kept.all():
         masks, numbers, dealers, vuls = masks[kept], numbers[kept], dealers[kept], vuls[kept]
+    if records is not None:
+        records.extend(board for board, keep in zip(parsed, kept, strict=True) if keep)
     digest = hashlib.sha256(data).hexdigest()[:16]
     return Boards(masks, numbers, dealers, vuls, f"pbn:{digest}", places=tuple(places))
+
+
+_PARSE_ERRORS = (ValueError, RuntimeError, KeyError, IndexError, TypeError, AttributeError)
+"""What endplay's PBN parser raises for text it cannot read (its PBNDecodeError is a
+ValueError)."""
+
+
+def _parse_pbn(path: Path, text: str, added: list[int],
+               skipped: list[tuple[int, str]] | None) -> tuple[list[Any], Any]:
+    """endplay's boards of ``text`` and the decoder that read them (its per-board dealer
+    and deal tags and first lines). A file the parser refuses is an error; given
+    ``skipped``, its boards are read one at a time instead and each refused board is
+    left out with its error (endplay stops at the first bad board of a file)."""
+    decoder = _pbn_decoder()
+    try:
+        return decoder.parse_file(StringIO(text)), decoder
+    except _PARSE_ERRORS as err:
+        if skipped is None:
+            raise _parse_error(path, err, decoder, added, 0) from None
+    merged = SimpleNamespace(dealer_tags=[], deal_tags=[], line_numbers=[])
+    boards: list[Any] = []
+    refused: list[BoardFileError] = []
+    for start, chunk in _pbn_chunks(text):
+        one = _pbn_decoder()
+        try:
+            got = one.parse_file(StringIO(chunk))
+        except _PARSE_ERRORS as err:
+            refused.append(_parse_error(path, err, one, added, start))
+            continue
+        boards += got
+        merged.dealer_tags += one.dealer_tags
+        merged.deal_tags += one.deal_tags
+        merged.line_numbers += [n + start for n in one.line_numbers]
+    if not boards and refused:
+        raise refused[0]  # nothing readable: the file is not kept, and says why
+    skipped.extend((-1, str(err)) for err in refused)
+    return boards, merged
+
+
+def _parse_error(path: Path, err: Exception, decoder: Any, added: list[int],
+                 start: int) -> BoardFileError:
+    """The parser's error as one naming the file's line (``start``: lines before the
+    text the decoder read)."""
+    from endplay.parsers.pbn import PBNDecodeError
+
+    if isinstance(err, PBNDecodeError):
+        return BoardFileError(f"{path}:{original_line(err.lineno + start, added)}: "
+                              f"{plain_reason(err)} in '{shown(err.line.strip())}'")
+    # A tag value it cannot convert fails when the board is complete, lines later: name
+    # the board's first line.
+    line = getattr(decoder, "board_start", decoder.lineno)
+    return BoardFileError(f"{path}:{original_line(line + start, added)}: cannot read the "
+                          f"board from this line: {plain_reason(err)}")
+
+
+def _pbn_chunks(text: str) -> list[tuple[int, str]]:
+    """The blank-line separated parts of ``text`` (boards, after ``pbn_for_endplay``),
+    each with the number of lines before it."""
+    out: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    begin = None
+    for k, line in enumerate([*lines, ""]):
+        if line.strip():
+            begin = k if begin is None else begin
+        elif begin is not None:
+            out.append((begin, "\n".join(lines[begin:k]) + "\n"))
+            begin = None
+    return out
 
 
 def read_board_file(path: Path, limit: int | None = None) -> Boards:
