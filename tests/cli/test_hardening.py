@@ -758,6 +758,35 @@ def test_pbn_annotation_glyphs_are_read_past(tmp_path: Path) -> None:
     assert [str(b) for b in record.auction] == ["3♥", "P", "P", "X", "P", "P", "P"]
 
 
+def test_pbn_comments_tens_and_no_calls_of_other_programs(tmp_path: Path) -> None:
+    """Files from other programs comment calls (``{...}``, over several lines too, and
+    ``;`` to the line's end), write a ten as ``10`` and start the auction table with a
+    seat before the dealer, writing ``-`` for no call. endplay failed on the comments and
+    the ``10`` ("'{' is not a whole number") and read the ``-`` auction as none; the calls,
+    the alert notes and the line numbers now come through as written."""
+    from bidbox.core import Hand, Seat
+    from bidbox.core.boardtext import pbn_for_endplay
+    from bidbox.formats.pbn import read_boards
+    from bidbox.sim.deals import read_pbn_boards
+
+    board = ('[Board "2"]\n[Dealer "E"]\n[Vulnerable "NS"]\n'
+             '[Deal "N:K8.KJ10953.9.J1063 QJ93..876543.742 1065.Q42.Q10.AKQ85 '
+             'A742.A876.AKJ2.9"]\n[Auction "N"]\n- 1C =1= {short\nclub, maybe} Pass 1S\n'
+             '{a comment line} ; and another\nPass 4S Pass Pass ; the end\nPass\n'
+             '[Note "1:3+ clubs; 11-21"]\n[Contract "4S"]\n[Declarer "W"]\n[Result "10"]\n')
+    text, added = pbn_for_endplay(board)
+    assert added == [] and text.count("\n") == board.count("\n")  # lines kept
+    assert '[Auction "E"]' in text and '[Note "1:3+ clubs; 11-21"]' in text
+    path = tmp_path / "other.pbn"
+    path.write_text(board, encoding="utf-8")
+    boards = read_pbn_boards(path)
+    assert boards.deals().hand(0, Seat.N) == Hand.parse("K8.KJT953.9.JT63")
+    [record] = read_boards(path)
+    assert [str(b).rstrip("!*") for b in record.auction] == [
+        "1♣", "P", "1♠", "P", "4♠", "P", "P", "P"]
+    assert record.auction[0].alertable and "3+ clubs" in record.auction[0].announcement
+
+
 _VUGRAPH_DEAL = "3S3456H567D567C567,S2H234JD234JC24JQ,SJQKAHQKADQKAC3KA,"
 """North deals; South, West, North given, East completed by the reader."""
 

@@ -74,23 +74,85 @@ def _standard_vulnerability(m: re.Match[str]) -> str:
 
 
 def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
-    """:func:`separate_pbn_boards`, with the annotation glyphs (``$n``) dropped from the
-    auction and play sections: world-championship records carry them, and endplay reads
-    every token there as a call or a card. Line numbers stay those of
-    :func:`separate_pbn_boards`'s result."""
+    """:func:`separate_pbn_boards`, with what other programs write that endplay misreads
+    made plain. In the auction and play sections: annotation glyphs (``$n``, which
+    world-championship records carry) and comments (``{...}``, also over several lines,
+    and ``;`` to the line's end) are dropped, since endplay reads every token there as a
+    call or a card; ``-`` before the first call (a table that starts with a seat before
+    the dealer) is dropped and the ``[Auction]`` seat moved on, since endplay read such an
+    auction as none. In tags: the vulnerability's other names (:data:`_VULNERABILITIES`)
+    and a ten written ``10`` in ``[Deal]``. Line numbers stay those of
+    :func:`separate_pbn_boards`'s result: a line left empty by a comment becomes ``%``,
+    which endplay skips, not a blank line, which would end the board."""
     out: list[str] = []
-    inside = False
+    inside = comment = False
+    auction_tag: int | None = None  # the [Auction] line before the first call
     for line in text.split("\n"):
         stripped = line.strip()
-        if not stripped or stripped.startswith("["):
+        calls = inside and not stripped.startswith("[")
+        if comment or (calls and ("{" in line or ";" in line)):
+            calls = True  # a comment opens only among the calls
+            line, comment = _drop_comments(line, comment)
+            stripped = line.strip()
+            if not stripped:
+                out.append("%")
+                continue
+        if calls and stripped:
+            if "$" in line:
+                line = _NAG.sub("", line)
+            if auction_tag is not None:
+                line = _before_dealer(out, auction_tag, line)
+                auction_tag = None
+        elif not stripped or stripped.startswith("["):
             m = _TAG.match(stripped)
-            inside = m is not None and m.group(1).lower() in _SECTIONS
-            if m is not None and m.group(1).lower() == "vulnerable":
+            name = m.group(1).lower() if m is not None else ""
+            inside = name in _SECTIONS
+            auction_tag = len(out) if name == "auction" else None
+            if name == "vulnerable":
                 line = _VULNERABLE.sub(_standard_vulnerability, line, count=1)
-        elif inside and "$" in line:
-            line = _NAG.sub("", line)
+            elif name == "deal" and "10" in line:
+                line = _DEAL.sub(lambda d: d.group(0).replace("10", "T"), line, count=1)
         out.append(line)
     return separate_pbn_boards("\n".join(out))
+
+
+_DEAL = re.compile(r'\[\s*Deal\s+"[^"]*"', re.IGNORECASE)
+_SEATS = "NESW"
+
+
+def _drop_comments(line: str, open_comment: bool) -> tuple[str, bool]:
+    """``line`` without its comments, and whether a ``{`` comment goes on past it."""
+    kept = []
+    k = 0
+    while k < len(line):
+        if open_comment:
+            close = line.find("}", k)
+            if close < 0:
+                return "".join(kept), True
+            open_comment, k = False, close + 1
+        elif line[k] == "{":
+            open_comment, k = True, k + 1
+        elif line[k] == ";":
+            break
+        else:
+            kept.append(line[k])
+            k += 1
+    return "".join(kept), open_comment
+
+
+def _before_dealer(out: list[str], tag: int, line: str) -> str:
+    """The first line of calls without its leading ``-`` (no call), the ``[Auction]``
+    tag at ``out[tag]`` moved on one seat for each."""
+    tokens = line.split()
+    skip = 0
+    while skip < len(tokens) and tokens[skip] == "-":
+        skip += 1
+    m = re.search(r'"\s*([NESWnesw])\s*"', out[tag])
+    if not skip or m is None:
+        return line
+    seat = _SEATS[(_SEATS.index(m.group(1).upper()) + skip) % 4]
+    out[tag] = out[tag][:m.start(1)] + seat + out[tag][m.end(1):]
+    return " ".join(tokens[skip:]) or "%"
 
 
 def original_line(line: int, added: list[int]) -> int:
