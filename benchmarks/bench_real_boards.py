@@ -54,7 +54,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -202,7 +202,20 @@ def load_real_boards(directory: Path, limit: int | None = None
                                   else f"{path}: {err} (the whole file left out)")
         except Exception as err:  # endplay raises many kinds for bad input
             counts.skipped.append(f"{path}: the whole file: {plain_reason(err)}")
-    return out, counts
+    return _unique_ids(out), counts
+
+
+def _unique_ids(boards: list[RealBoard]) -> list[RealBoard]:
+    """The boards, a repeated id (a board number played at several tables of one file, or
+    two files with the same name, .pbn and .lin) told apart as ``id/2``, ``id/3``."""
+    seen: Counter[str] = Counter()
+    out = []
+    for board in boards:
+        seen[board.board_id] += 1
+        if seen[board.board_id] > 1:
+            board = replace(board, board_id=f"{board.board_id}/{seen[board.board_id]}")
+        out.append(board)
+    return out
 
 
 def _load_pbn(path: Path, limit: int | None, counts: LoadCounts, out: list[RealBoard]

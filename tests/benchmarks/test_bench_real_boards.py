@@ -294,3 +294,19 @@ def test_unreadable_boards_and_files_are_left_out_and_named(tmp_path: Path) -> N
     assert good[0].board_id not in {b.board_id for b in loaded}
     assert len(loaded) == counts.with_auction - 1  # every other board of the file
     assert counts.boards == text.count('[Deal "')  # the boards left out counted too
+
+
+def test_a_board_played_at_several_tables_keeps_one_id_each(tmp_path: Path) -> None:
+    """A traveller (one board number at several tables of a file) and two files of one
+    name (.pbn and .lin) gave boards the same id, so the per-board report merged them;
+    every repeat is told apart as ``id/2``, ``id/3``. LIN calls padded with spaces and a
+    ten written 10 are read too."""
+    deal = "3S3456H567D567C5610,S2H234JD234JC24JQ,SJQKAHQKADQKAC3KA,"
+    table = ("pn|a,b,c,d|md|{deal}|ah|Board 5|sv|n|mb| 1C |mb|p|mb|1S|mb|p|mb|3N|"
+             "mb|p|mb|p|mb|p|pg||\n")
+    (tmp_path / "five.lin").write_text(table.format(deal=deal) * 3, encoding="utf-8")
+    boards, counts = bench().load_real_boards(tmp_path)
+    assert not counts.skipped
+    assert [b.board_id for b in boards] == ["five#5", "five#5/2", "five#5/3"]
+    assert str(boards[0].recorded).startswith("1C P 1S P 3NT")
+    assert boards[0].deal.split()[0] == "N:AKQJ.AKQ.AKQ.AK3"  # LIN: South first, then W, N

@@ -179,6 +179,8 @@ _DIGITS = re.compile(r"\d+")
 _HEADER = frozenset(("vg", "rs", "bn", "pw", "mn", "tu"))
 """Vugraph header pairs: the event, the results, the board list; no board's own."""
 _PLAY = frozenset(("pc", "mc", "up"))
+_TOKENS = frozenset(("md", "mb", "pc", "mc"))
+"""Pairs whose value is one token (a deal, a call, a card, a claim)."""
 _VUL = {"o": "o", "0": "o", "-": "o", "n": "n", "e": "e", "b": "b"}
 
 
@@ -253,6 +255,9 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
             names = [n.strip() for n in value.split(",")]
             start = at if start is None else start
             continue
+        if key in _TOKENS:
+            # Other programs pad a call or card with spaces and write a ten as 10.
+            value = value.strip().replace("10", "T") if key == "md" else value.strip()
         if key == "md" and dealt():
             flush()  # boards written one after another with nothing between
         if key in _HEADER or key == "nt" or (
