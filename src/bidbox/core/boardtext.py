@@ -122,7 +122,7 @@ _SEATS = "NESW"
 
 def _drop_comments(line: str, open_comment: bool) -> tuple[str, bool]:
     """``line`` without its comments, and whether a ``{`` comment goes on past it."""
-    kept = []
+    kept: list[str] = []
     k = 0
     while k < len(line):
         if open_comment:
