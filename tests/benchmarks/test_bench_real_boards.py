@@ -310,3 +310,39 @@ def test_a_board_played_at_several_tables_keeps_one_id_each(tmp_path: Path) -> N
     assert [b.board_id for b in boards] == ["five#5", "five#5/2", "five#5/3"]
     assert str(boards[0].recorded).startswith("1C P 1S P 3NT")
     assert boards[0].deal.split()[0] == "N:AKQJ.AKQ.AKQ.AK3"  # LIN: South first, then W, N
+
+
+def test_other_programs_spellings_give_the_same_boards(tmp_path: Path) -> None:
+    """One real file rewritten as other programs write PBN (latin-1 with CRLF, the
+    vulnerability as Love/Both/N-S, tens as 10, comments among the calls, the auction
+    table started at North with '-' for no call) replays as the same boards: deal, dealer,
+    vulnerability, recorded auction, contract and trick table."""
+    import re
+
+    if not REAL_PBN.is_dir():
+        pytest.skip(f"real boards not found at {REAL_PBN}")
+    source = sorted(REAL_PBN.glob("*.pbn"))[1]
+    text = source.read_text(encoding="utf-8")
+    names = {"None": "Love", "All": "Both", "Both": "all", "NS": "n-s", "EW": "E-W"}
+    text = re.sub(r'\[Vulnerable "(\w+)"\]', lambda m: f'[Vulnerable "{names[m.group(1)]}"]',
+                  text)
+    text = re.sub(r'\[Deal "[^"]*"\]', lambda m: m.group(0).replace("T", "10"), text)
+
+    def table_from_north(m: re.Match[str]) -> str:
+        seat, calls = m.group(1), m.group(2)
+        dashes = "- " * "NESW".index(seat)
+        return f'[Auction "N"]\n{dashes}{{bidding:}} {calls.replace(chr(10), " ; x" + chr(10), 1)}'
+
+    text = re.sub(r'\[Auction "([NESW])"\]\n([^\[]*)', table_from_north, text)
+    assert "{bidding:}" in text and "- " in text and "10" in text and "Love" in text
+    (tmp_path / "other.pbn").write_bytes(text.replace("\n", "\r\n").encode("latin-1",
+                                                                          "replace"))
+    (tmp_path / "same.pbn").write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    boards, counts = bench().load_real_boards(tmp_path)
+    assert not counts.skipped and len(boards) % 2 == 0 and boards
+    half = len(boards) // 2
+    for a, b in zip(boards[:half], boards[half:], strict=True):
+        assert a.board_id.replace("other#", "same#") == b.board_id
+        assert (a.deal, a.dealer, a.vul, a.recorded, a.contract) == (
+            b.deal, b.dealer, b.vul, b.recorded, b.contract), a.board_id
+        assert (a.tricks is None and b.tricks is None) or (a.tricks == b.tricks).all()
