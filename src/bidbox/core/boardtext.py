@@ -13,7 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from bidbox.errors import LinFileError, plain_reason
+from bidbox.core.seats import Seat, Vulnerability
+from bidbox.errors import LinFileError, NotationError, plain_reason
 from bidbox.errors import LinTextError as LinTextError
 
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
@@ -60,17 +61,19 @@ _NAG = re.compile(r"\s*(?<!\S)\$\d+(?!\S)")
 card and endplay does not read."""
 _SECTIONS = frozenset(("auction", "play"))
 _VULNERABLE = re.compile(r'(\[\s*Vulnerable\s+")([^"]*)(")', re.IGNORECASE)
-_VULNERABILITIES = {"none": "None", "love": "None", "-": "None", "neither": "None",
-                    "ns": "NS", "n-s": "NS", "ew": "EW", "e-w": "EW",
-                    "all": "All", "both": "All"}
-"""The PBN standard's names of a vulnerability (None, Love or -; NS; EW; All or Both) and
-the spellings other programs write (case, N-S, Neither), as endplay reads them: endplay
-takes only None, NS, EW, All, Both and -, so a file that writes Love was left out whole."""
+_ENDPLAY_VUL = {Vulnerability.NONE: "None", Vulnerability.NS: "NS", Vulnerability.EW: "EW",
+                Vulnerability.BOTH: "All"}
+"""endplay takes only None, NS, EW, All, Both and -: a file that wrote the PBN standard's
+Love was left out whole. So every name ``Vulnerability.parse`` reads (Love, N-S, lower
+case, ...) is written as endplay's."""
 
 
 def _standard_vulnerability(m: re.Match[str]) -> str:
-    value = m.group(2).strip()
-    return m.group(1) + _VULNERABILITIES.get(value.lower(), value) + m.group(3)
+    try:
+        value = _ENDPLAY_VUL[Vulnerability.parse(m.group(2))]
+    except NotationError:
+        value = m.group(2)  # endplay's own error names it
+    return m.group(1) + value + m.group(3)
 
 
 def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
@@ -80,7 +83,7 @@ def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
     and ``;`` to the line's end) are dropped, since endplay reads every token there as a
     call or a card; ``-`` before the first call (a table that starts with a seat before
     the dealer) is dropped and the ``[Auction]`` seat moved on, since endplay read such an
-    auction as none. In tags: the vulnerability's other names (:data:`_VULNERABILITIES`)
+    auction as none. In tags: the vulnerability's other names (:data:`_ENDPLAY_VUL`)
     and a ten written ``10`` in ``[Deal]``. Line numbers stay those of
     :func:`separate_pbn_boards`'s result: a line left empty by a comment becomes ``%``,
     which endplay skips, not a blank line, which would end the board."""
@@ -117,7 +120,7 @@ def pbn_for_endplay(text: str) -> tuple[str, list[int]]:
 
 
 _DEAL = re.compile(r'\[\s*Deal\s+"[^"]*"', re.IGNORECASE)
-_SEATS = "NESW"
+_AUCTION_SEAT = re.compile(r'"\s*([NESWnesw])\s*"')
 
 
 def _drop_comments(line: str, open_comment: bool) -> tuple[str, bool]:
@@ -147,11 +150,11 @@ def _before_dealer(out: list[str], tag: int, line: str) -> str:
     skip = 0
     while skip < len(tokens) and tokens[skip] == "-":
         skip += 1
-    m = re.search(r'"\s*([NESWnesw])\s*"', out[tag])
+    m = _AUCTION_SEAT.search(out[tag])
     if not skip or m is None:
         return line
-    seat = _SEATS[(_SEATS.index(m.group(1).upper()) + skip) % 4]
-    out[tag] = out[tag][:m.start(1)] + seat + out[tag][m.end(1):]
+    seat = Seat.parse(m.group(1)).after(skip)
+    out[tag] = out[tag][:m.start(1)] + str(seat) + out[tag][m.end(1):]
     return " ".join(tokens[skip:]) or "%"
 
 

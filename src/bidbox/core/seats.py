@@ -83,9 +83,11 @@ class Vulnerability(Enum):
 
     @classmethod
     def parse(cls, text: str) -> Vulnerability:
-        """Read the CLI words (none, ns, ew, both) and PBN's (None, Love, -, NS, EW, All, Both)."""
+        """Read the CLI words (none, ns, ew, both), PBN's (None, Love, -, NS, EW, All, Both)
+        and other programs' (N-S, Neither)."""
         key = text.strip().lower().replace("-", "").replace("/", "")
-        names = {"none": cls.NONE, "love": cls.NONE, "": cls.NONE, "o": cls.NONE,
+        names = {"none": cls.NONE, "love": cls.NONE, "neither": cls.NONE, "": cls.NONE,
+                 "o": cls.NONE,
                  "ns": cls.NS, "n": cls.NS, "ew": cls.EW, "e": cls.EW,
                  "both": cls.BOTH, "all": cls.BOTH, "b": cls.BOTH}
         if key not in names:
