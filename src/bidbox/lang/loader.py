@@ -54,19 +54,35 @@ def _header(text: str) -> str:
 
 
 def system_path(name_or_path: str | PathLike[str]) -> Path:
-    """The file of a shipped system's name, or the given path if it is a file."""
+    """The file of a shipped system's name, or the given path if it is a file.
+
+    A folder is never a system: one named like a shipped system (``simulate --out tosr``
+    makes one) does not hide that system, and one given by name is said to be a folder
+    rather than missing."""
     name_or_path = str(name_or_path)  # a Path is as good as its text
     candidate = Path(name_or_path)
-    if candidate.suffix == ".bbx" or candidate.exists():
+    if candidate.suffix == ".bbx" or candidate.is_file():
         if not candidate.is_file():
-            raise UnknownSystemError(f"no system file '{name_or_path}'")
+            raise UnknownSystemError(_not_a_system_file(name_or_path, candidate))
         return candidate
     shipped = {s.name: s.path for s in shipped_systems(bases=True)}
     if name_or_path in shipped:
         return shipped[name_or_path]
+    if candidate.exists():
+        raise UnknownSystemError(_not_a_system_file(name_or_path, candidate))
     raise UnknownSystemError(f"unknown system '{name_or_path}'"
                              f"{did_you_mean(name_or_path, shipped)}; shipped: "
                              f"{', '.join(sorted(shipped)) or 'none'} (or give a .bbx path)")
+
+
+def _not_a_system_file(name: str, path: Path) -> str:
+    """Why ``path`` (which is not a regular file) cannot be read as a system: a folder or
+    a device is named as such, so the user does not look for a missing file."""
+    if path.is_dir():
+        return f"'{name}' is a folder, not a system file: give a .bbx file"
+    if path.exists():
+        return f"'{name}' is not a regular file (a device or a pipe): give a .bbx file"
+    return f"no system file '{name}'"
 
 
 def load_system(name_or_path: str | PathLike[str],

@@ -1,0 +1,57 @@
+"""Careless input found by fuzzing the command line after issue 17: each case ends in a
+result that keeps what the user gave, or in exit status 2 with a message naming the place,
+never a traceback."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bidbox.cli.main import main
+
+Capsys = pytest.CaptureFixture[str]
+HAND = "AKQ2.J54.T9.8765"
+
+
+@pytest.fixture(autouse=True)
+def _private_cache(tmp_path_factory: pytest.TempPathFactory,
+                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Compiles here go to a cache of their own, never the user's."""
+    monkeypatch.setenv("BIDBOX_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+
+
+def run_cli(argv: list[str]) -> int:
+    """main's status, also when argparse refuses a value (it exits with status 2)."""
+    try:
+        return main(argv)
+    except SystemExit as stop:
+        return int(stop.code or 0)
+
+
+def refused(capsys: Capsys, *argv: str) -> str:
+    """Run the CLI, check it refused with status 2 and no traceback; the message."""
+    code = run_cli(list(argv))
+    captured = capsys.readouterr()
+    assert code == 2, (code, captured.out[:300], captured.err)
+    assert "Traceback" not in captured.err
+    return captured.err
+
+
+# --- a folder where a system is named ---------------------------------------------------
+def test_folder_named_like_a_shipped_system_does_not_hide_it(
+        tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`simulate --out tosr` makes a folder 'tosr'; `--system tosr` in that folder then
+    said "no system file 'tosr'" instead of bidding with the shipped system."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "sbu-level1").mkdir()
+    assert main(["bid", "--system", "sbu-level1", "--hand", HAND]) == 0
+    assert " bids " in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["folder", "folder.bbx"])
+def test_folder_given_as_a_system_is_said_to_be_a_folder(tmp_path: Path, capsys: Capsys,
+                                                         name: str) -> None:
+    (tmp_path / name).mkdir()
+    err = refused(capsys, "lint", "--system", str(tmp_path / name))
+    assert f"'{tmp_path / name}' is a folder, not a system file" in err
