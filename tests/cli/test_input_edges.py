@@ -55,3 +55,43 @@ def test_folder_given_as_a_system_is_said_to_be_a_folder(tmp_path: Path, capsys:
     (tmp_path / name).mkdir()
     err = refused(capsys, "lint", "--system", str(tmp_path / name))
     assert f"'{tmp_path / name}' is a folder, not a system file" in err
+
+
+# --- deal --boards: every deal checked before it is bid ---------------------------------
+CORPUS = Path(__file__).parents[1] / "data" / "fuzz"
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("card-in-two-hands.pbn", ":3 (board 1): the card SK is in both N's and E's hands"),
+    ("card-twice-in-a-suit.pbn", ":3 (board 1): N's hand: hand 'KJ972K.A9.QJ4.A9': card 'K' "
+                                 "appears twice in suit 'KJ972K'"),
+    ("card-missing.pbn", ":3 (board 1): N's hand:"),
+    ("text-board-number.pbn", ":"),
+    ("card-in-two-hands.lin", ":1 (board 1): not a readable LIN board: S's hand in md|"),
+])
+def test_deal_boards_checks_each_deal(tmp_path: Path, capsys: Capsys, name: str,
+                                      expected: str) -> None:
+    """`deal --boards` read the file with endplay alone: a card in two hands was bid and
+    written as if the deal were sound, and a hand short of cards named no file or line."""
+    out = tmp_path / "out.pbn"
+    err = refused(capsys, "deal", "--boards", str(CORPUS / name), "--system", "sbu-level1",
+                  "-o", str(out))
+    assert f"{CORPUS / name}{expected}" in err
+    assert not out.exists()
+
+
+def test_lin_card_written_twice_is_refused_by_simulate(capsys: Capsys) -> None:
+    """endplay keeps one of a card written twice in a LIN hand and fills the hand left
+    out from what remains: the simulation played a deal the file did not hold."""
+    path = CORPUS / "card-in-two-hands.lin"
+    err = refused(capsys, "simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--boards",
+                  str(path), "--workers", "1", "--no-plots")
+    assert f"{path}:1 (board 1): not a readable LIN board: S's hand in md|" in err
+    assert "has the card S4 twice" in err
+
+
+def test_deal_boards_keeps_both_rooms_of_a_lin_file(tmp_path: Path, capsys: Capsys) -> None:
+    out = tmp_path / "out.pbn"
+    assert main(["deal", "--boards", str(CORPUS / "good.lin"), "--system", "sbu-level1",
+                 "-o", str(out)]) == 0
+    assert "wrote 2 boards" in capsys.readouterr().err

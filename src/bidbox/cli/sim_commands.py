@@ -11,6 +11,7 @@ import json
 import secrets
 import sys
 from pathlib import Path
+from typing import Any
 
 from bidbox.cli.validate import nonempty
 from bidbox.errors import BidboxError
@@ -23,6 +24,8 @@ from bidbox.sim.deals import (
     deal_boards,
     north_filter,
     read_board_file,
+    read_lin_deals,
+    read_pbn_boards,
     write_pbn_boards,
 )
 from bidbox.sim.match import MatchSpec, SystemRef
@@ -161,7 +164,7 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
 
 def _bid_file_boards(args: argparse.Namespace) -> int:
-    from bidbox.formats.pbn import bid_boards, read_boards, write_boards
+    from bidbox.formats.pbn import bid_boards, write_boards
     from bidbox.lang import load_system
     from bidbox.rules import REGULATIONS
 
@@ -170,7 +173,7 @@ def _bid_file_boards(args: argparse.Namespace) -> int:
                                       "with --system NAME")
     ns = load_system(args.system)
     ew = load_system(args.ew) if args.ew else ns
-    boards = read_boards(Path(args.boards))
+    boards = checked_file_boards(Path(args.boards))
     out = bid_boards(boards, ns, ew, REGULATIONS["sbu"])
     path = Path(args.output)
     write_boards(out, path)
@@ -178,6 +181,23 @@ def _bid_file_boards(args: argparse.Namespace) -> int:
           f"{' / ' + ew.name if ew is not ns else ''} to {path}, each followed by the "
           f"auction played", file=sys.stderr)
     return 0
+
+
+def checked_file_boards(path: Path) -> list[Any]:
+    """The endplay boards of a PBN or LIN file for ``deal --boards``, every deal checked
+    as ``simulate --boards`` checks it (52 cards, none twice, a board number and dealer
+    that can be read), each problem named by the file's line. endplay's reader alone
+    let a card in two hands through to be bid, and named no file or line for a hand
+    short of cards. A vugraph LIN file keeps both rooms of a deal: each room's auction
+    is written beside the one bid."""
+    from bidbox.formats.pbn import board_format, read_boards
+
+    if board_format(path) == "pbn":
+        records: list[Any] = []
+        read_pbn_boards(path, records=records)
+        return records
+    read_lin_deals(path)  # checks each deal; it keeps one room of a deal, so read again
+    return read_boards(path)
 
 
 def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bidbox.core.seats import Seat, Vulnerability
-from bidbox.errors import LinFileError, NotationError, plain_reason
+from bidbox.errors import LinFileError, NotationError, plain_reason, shown
 from bidbox.errors import LinTextError as LinTextError
 
 _TAG = re.compile(r"\[\s*([A-Za-z][\w]*)")
@@ -282,6 +282,31 @@ def lin_boards(text: str, play: bool = True) -> list[LinBoard]:
     return out
 
 
+_LIN_DEAL = re.compile(r"md\|([^|]*)\|")
+_LIN_HANDS = "SWNE"
+"""The seats of a LIN deal's hands, in the order ``md|`` writes them."""
+
+
+def _card_written_twice(board: str) -> str | None:
+    """What is wrong when a board's deal (``md|``) writes a card twice in one hand, or
+    None. endplay keeps one of the two and fills the hand left out from what remains, so
+    a mistyped deal was bid as another one (the PBN readers check the same, as written)."""
+    m = _LIN_DEAL.search(board)
+    if m is None:
+        return None
+    for seat, hand in zip(_LIN_HANDS, m.group(1).lstrip("1234").split(","), strict=False):
+        suit, seen = "", set()
+        for ch in hand.upper():
+            if ch in "SHDC":
+                suit = ch
+            elif (suit, ch) in seen:
+                return (f"{seat}'s hand in md|{shown(m.group(1))}| has the card {suit}{ch} "
+                        "twice: a deal has each of the 52 cards once")
+            else:
+                seen.add((suit, ch))
+    return None
+
+
 def read_lin_records(text: str, name: str, play: bool = True) -> list[tuple[LinBoard, Any]]:
     """Each board of :func:`lin_boards` with the endplay Board read from it; a board
     without a vulnerability takes its number's. ``name``: the file, for messages. Raises
@@ -298,6 +323,11 @@ def read_lin_records(text: str, name: str, play: bool = True) -> list[tuple[LinB
     decoder = LINDecoder()  # type: ignore[no-untyped-call]
     out = []
     for board in cut:
+        twice = _card_written_twice(board.text)
+        if twice:
+            label = f" (board {board.label})" if board.label else ""
+            raise LinFileError(f"{name}:{board.line}{label}: not a readable LIN board: "
+                               f"{twice}")
         try:
             record = decoder.parse_line(board.text)
         except Exception as err:  # endplay raises many kinds for bad input
