@@ -95,3 +95,21 @@ def test_deal_boards_keeps_both_rooms_of_a_lin_file(tmp_path: Path, capsys: Caps
     assert main(["deal", "--boards", str(CORPUS / "good.lin"), "--system", "sbu-level1",
                  "-o", str(out)]) == 0
     assert "wrote 2 boards" in capsys.readouterr().err
+
+
+# --- deal -o FILE.lin without --system --------------------------------------------------
+def test_dealt_boards_to_a_lin_path_are_lin(tmp_path: Path, capsys: Capsys) -> None:
+    """`deal --count N -o x.lin` wrote PBN text into the .lin file, which `simulate
+    --boards x.lin` then refused ("not a LIN 'key|value|' pair: '% PBN 2.1'")."""
+    from bidbox.sim.deals import read_board_file
+
+    lin, pbn = tmp_path / "dealt.lin", tmp_path / "dealt.pbn"
+    for path in (lin, pbn):
+        assert main(["deal", "--count", "3", "--seed", "5", "-o", str(path)]) == 0
+    capsys.readouterr()
+    assert lin.read_text(encoding="utf-8").startswith("pn|")
+    from_lin, from_pbn = read_board_file(lin), read_board_file(pbn)
+    assert [from_lin.pbn(row) for row in range(3)] == [from_pbn.pbn(row) for row in range(3)]
+    assert list(from_lin.numbers) == list(from_pbn.numbers) == [1, 2, 3]
+    assert list(from_lin.dealers) == list(from_pbn.dealers)
+    assert list(from_lin.vuls) == list(from_pbn.vuls)

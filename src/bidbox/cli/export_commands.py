@@ -11,7 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bidbox.api import get_regulation, load_system
 from bidbox.errors import BidboxError
@@ -152,19 +152,26 @@ def write_dealt_boards(boards: Boards, ns_name: str, ew_name: str | None, path: 
                        regulation: str = "sbu") -> int:
     """Dealt boards bid by a system (``ew_name`` for East-West, default the same), written
     as PBN or LIN (by the extension) with each alerted call's note; the number written."""
-    from endplay.types import Board, Deal, Player
-
     from bidbox.formats.pbn import bid_boards, write_boards
-    from bidbox.sim.deals import to_endplay_vul
 
     ns = load_system(ns_name).compiled
     ew = load_system(ew_name).compiled if ew_name else ns
-    records = [Board(Deal(boards.pbn(row)), board_num=int(boards.numbers[row]),
-                     vul=to_endplay_vul(boards.vul(row)), dealer=Player(int(boards.dealer(row))))
-               for row in range(len(boards))]
-    out = bid_boards(records, ns, ew, get_regulation(regulation), keep_original=False)
+    out = bid_boards(dealt_records(boards), ns, ew, get_regulation(regulation),
+                     keep_original=False)
     write_boards(out, path)
     return len(out)
+
+
+def dealt_records(boards: Boards) -> list[Any]:
+    """Dealt boards as endplay Boards (number, dealer, vulnerability, deal), for the
+    writers of :mod:`bidbox.formats.pbn`."""
+    from endplay.types import Board, Deal, Player
+
+    from bidbox.sim.deals import to_endplay_vul
+
+    return [Board(Deal(boards.pbn(row)), board_num=int(boards.numbers[row]),
+                  vul=to_endplay_vul(boards.vul(row)), dealer=Player(int(boards.dealer(row))))
+            for row in range(len(boards))]
 
 
 def write_match_boards(results: Sequence[BoardResult], spec: MatchSpec, path: Path,

@@ -157,6 +157,13 @@ def cmd_deal(args: argparse.Namespace) -> int:
 
         write_dealt_boards(boards, args.system, args.ew, path)
         condition += f", bid by {args.system}{' / ' + args.ew if args.ew else ''}"
+    elif path.suffix.lower() == ".lin":
+        # A .lin path holds LIN: PBN text there was refused by every LIN reader, bidbox's
+        # own too. Any other name (a .txt, /dev/stdout) keeps the PBN it always had.
+        from bidbox.cli.export_commands import dealt_records
+        from bidbox.formats.pbn import write_boards
+
+        write_boards(dealt_records(boards), path)
     else:
         write_pbn_boards(boards, path)
     print(f"wrote {len(boards)} boards to {path} (seed {seed}){condition}", file=sys.stderr)
@@ -248,7 +255,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--where", metavar="CONSTRAINT", type=nonempty,
                    help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
     p.add_argument("-o", "--output", required=True, metavar="FILE.pbn",
-                   help="file to write (with --system: PBN, or LIN for a .lin path)")
+                   help="file to write: PBN, or LIN for a .lin path")
     p.set_defaults(func=cmd_deal)
 
 
