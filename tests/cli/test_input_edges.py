@@ -113,3 +113,40 @@ def test_dealt_boards_to_a_lin_path_are_lin(tmp_path: Path, capsys: Capsys) -> N
     assert list(from_lin.numbers) == list(from_pbn.numbers) == [1, 2, 3]
     assert list(from_lin.dealers) == list(from_pbn.dealers)
     assert list(from_lin.vuls) == list(from_pbn.vuls)
+
+
+# --- empty values (a script's unset variable) ---------------------------------------------
+@pytest.mark.parametrize("argv", [
+    # each of these was ignored: a random deal played, no file written, the default used
+    ["simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals", "2", "--boards", ""],
+    ["simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals", "2", "--pbn", ""],
+    ["simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals", "2", "--scheduler", ""],
+    ["diff", "--system", "sbu-level1", "--deals", "0", "--html", ""],
+    ["diff", "--system", "sbu-level1", "--deals", "0", "--out", ""],
+    ["diff", "--system", "sbu-level1", "--deals", "0", "--against", ""],
+    ["explain", "--system", "sbu-level1", "--ew", "", "--auction", "1C"],
+    ["bid", "--system", "sbu-level1", "--them", "", "--hand", HAND],
+    ["bid", "--system", "sbu-level1", "--vul", "", "--hand", HAND],
+    ["auction", "1C P", "--vul", ""],
+    # and these said "cannot write '.'" or "'' is a folder"
+    ["deal", "--count", "2", "-o", ""],
+    ["deal", "--boards", "", "--system", "sbu-level1", "-o", "x.pbn"],
+    ["publish", "--system", "sbu-level1", "--format", "bml", "-o", ""],
+    ["import", "", "-o", "x.bbx"],
+    ["simulate", "--a", "", "--b", "sbu-level1", "--deals", "2"],
+    ["lint", "--system", ""],
+])
+def test_empty_values_are_refused(tmp_path: Path, capsys: Capsys,
+                                  monkeypatch: pytest.MonkeyPatch, argv: list[str]) -> None:
+    monkeypatch.chdir(tmp_path)
+    err = refused(capsys, *argv)
+    assert "must not be empty" in err
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_empty_system_name_through_the_api() -> None:
+    from bidbox.api import load_system
+    from bidbox.errors import UnknownSystemError
+
+    with pytest.raises(UnknownSystemError, match="no system named"):
+        load_system("")

@@ -15,6 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bidbox.cli.validate import nonempty
 from bidbox.errors import DiffArgumentError as DiffArgumentError
 from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
@@ -289,8 +290,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                     "that now choose another call on dealt deals, and a double-dummy match "
                     "on the deals that changed. A system is a shipped name or a .bbx path, "
                     "optionally NAME@REV for the file at a git revision.")
-    p.add_argument("--system", required=True, metavar="A", help="the new version")
-    p.add_argument("--against", metavar="B",
+    p.add_argument("--system", required=True, metavar="A", type=nonempty,
+                   help="the new version")
+    p.add_argument("--against", metavar="B", type=nonempty,
                    help="the version compared against (default: --system again, with "
                         "--against-option)")
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
@@ -301,10 +303,11 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
                    help=f"deals to bid (default {DEFAULT_DEALS:,}; 0: the structure only)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help=f"dealing seed (default {DEFAULT_SEED})")
-    p.add_argument("--out", metavar="DIR",
+    p.add_argument("--out", metavar="DIR", type=nonempty,
                    help="folder of the double-dummy store (default: bidbox's cache folder)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--html", metavar="PATH", help="also write the report as an HTML page")
+    p.add_argument("--html", metavar="PATH", type=nonempty,
+                   help="also write the report as an HTML page")
     p.set_defaults(func=cmd_diff)
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bidbox.api import get_regulation, load_system
+from bidbox.cli.validate import nonempty
 from bidbox.errors import BidboxError
 from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
@@ -208,20 +209,23 @@ def write_match_boards(results: Sequence[BoardResult], spec: MatchSpec, path: Pa
 def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("publish", help="the system as HTML/PDF notes, convention cards, "
                                        "BBOalert, BML or BSS")
-    p.add_argument("--system", required=True, help="a shipped system's name or a .bbx path")
+    p.add_argument("--system", required=True, type=nonempty,
+                   help="a shipped system's name or a .bbx path")
     p.add_argument("--format", required=True, choices=FORMATS)
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
                    help="switch on a system option (repeatable)")
     p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
     p.add_argument("--depth", type=int, default=None,
                    help="only the first N rounds of our calls (default: the whole tree)")
-    p.add_argument("-o", "--output", help="the file to write (default: standard output); "
-                   "a .pdf path prints the notes or a card to PDF")
+    p.add_argument("-o", "--output", type=nonempty,
+                   help="the file to write (default: standard output); a .pdf path prints "
+                        "the notes or a card to PDF")
     p.set_defaults(func=cmd_publish)
 
     p = sub.add_parser("import", help="a draft system file from BML or BBOalert notes")
-    p.add_argument("file", help="FILE.bml or a BBOalert FILE.txt")
-    p.add_argument("-o", "--output", required=True, help="the draft .bbx to write")
+    p.add_argument("file", type=nonempty, help="FILE.bml or a BBOalert FILE.txt")
+    p.add_argument("-o", "--output", required=True, type=nonempty,
+                   help="the draft .bbx to write")
     p.add_argument("--show", type=int, default=20,
                    help="how many unread calls to list (default 20)")
     p.set_defaults(func=cmd_import)

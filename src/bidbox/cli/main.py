@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bidbox.api import Explanation, System, get_regulation, load_system
-from bidbox.cli.validate import BidboxArgumentParser
+from bidbox.cli.validate import BidboxArgumentParser, nonempty
 from bidbox.core import Auction, Hand, Seat, Vulnerability
 from bidbox.errors import BidboxError, IllegalAuctionError
 from bidbox.evaluate import all_measures, evaluate_hand
@@ -340,7 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("auction", help="check an auction under the Laws")
     p.add_argument("calls", help='e.g. "1C P 1H X"')
     p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
-    p.add_argument("--vul", default="none", help="none, ns, ew or both (default none)")
+    p.add_argument("--vul", default="none", type=nonempty,
+                   help="none, ns, ew or both (default none)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_auction)
 
@@ -349,10 +350,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_systems)
 
     def system_args(p: argparse.ArgumentParser, both_sides: bool) -> None:
-        p.add_argument("--system", help="a shipped system's name or a .bbx path")
+        p.add_argument("--system", type=nonempty,
+                       help="a shipped system's name or a .bbx path")
         if both_sides:
-            p.add_argument("--ns", help="North-South's system (default --system)")
-            p.add_argument("--ew", help="East-West's system (default --system)")
+            p.add_argument("--ns", type=nonempty, help="North-South's system (default --system)")
+            p.add_argument("--ew", type=nonempty, help="East-West's system (default --system)")
         p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
                        help="switch on a system option (repeatable)")
         p.add_argument("--json", action="store_true")
@@ -360,11 +362,12 @@ def build_parser() -> argparse.ArgumentParser:
     def table_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--auction", default="", help='calls so far, e.g. "1C P"')
         p.add_argument("--dealer", default="N", help="N, E, S or W (default N)")
-        p.add_argument("--vul", default="none", help="none, ns, ew or both (default none)")
+        p.add_argument("--vul", default="none", type=nonempty,
+                       help="none, ns, ew or both (default none)")
 
     p = sub.add_parser("bid", help="the call a system prescribes for a hand")
     system_args(p, both_sides=False)
-    p.add_argument("--them", help="the opponents' system (default: the same)")
+    p.add_argument("--them", type=nonempty, help="the opponents' system (default: the same)")
     p.add_argument("--hand", required=True, help="PBN S.H.D.C of the seat to call")
     p.add_argument("--regulation", default="sbu", help="alerting rules (default sbu)")
     table_args(p)

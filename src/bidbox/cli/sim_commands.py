@@ -213,18 +213,20 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "simulate", help="team match of two systems on the same deals, scored double dummy",
         description="Table 1: A North-South, B East-West; table 2 the reverse. Each final "
                     "contract is solved double dummy and scored; IMPs are A's.")
-    p.add_argument("--a", required=True, metavar="SYS_A", help="system A: shipped name or .bbx")
-    p.add_argument("--b", required=True, metavar="SYS_B", help="system B: shipped name or .bbx")
+    p.add_argument("--a", required=True, metavar="SYS_A", type=nonempty,
+                   help="system A: shipped name or .bbx")
+    p.add_argument("--b", required=True, metavar="SYS_B", type=nonempty,
+                   help="system B: shipped name or .bbx")
     p.add_argument("--deals", type=int, metavar="N",
                    help="number of boards (with --boards: the first N of the file)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help=f"dealing seed (default {DEFAULT_SEED}); results are stored by seed")
-    p.add_argument("--boards", metavar="FILE",
+    p.add_argument("--boards", metavar="FILE", type=nonempty,
                    help="play the boards of a PBN or LIN file instead (a vugraph LIN file: "
                         "each deal once)")
     p.add_argument("--workers", type=int, default=default_workers(), metavar="K",
                    help="local worker processes (default: one per core; 1 runs in-process)")
-    p.add_argument("--scheduler", metavar="ADDRESS",
+    p.add_argument("--scheduler", metavar="ADDRESS", type=nonempty,
                    help="run on a Dask cluster, e.g. tcp://host:8786")
     p.add_argument("--out", metavar="DIR", type=nonempty,
                    help="folder for the results store (resumable), report.json and plots")
@@ -237,24 +239,24 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p.add_argument("--option", action="append", metavar="NAME[=VALUE]",
                    help="system option for both systems; a:NAME or b:NAME for one (repeatable)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--pbn", metavar="PATH",
+    p.add_argument("--pbn", metavar="PATH", type=nonempty,
                    help="also write both tables of every board, each auction with its "
                         "alerts and notes (PBN, or LIN for a .lin path)")
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("deal", help="deal boards to a PBN file, optionally with a constraint")
     p.add_argument("--count", type=int, metavar="N", help="number of boards")
-    p.add_argument("--boards", metavar="IN.pbn",
+    p.add_argument("--boards", metavar="IN.pbn", type=nonempty,
                    help="bid the boards of this PBN or LIN file instead of dealing")
-    p.add_argument("--system", metavar="NAME",
+    p.add_argument("--system", metavar="NAME", type=nonempty,
                    help="the system that bids the boards (dealt, or with --boards the "
                         "file's): each auction is written with its alerts and notes")
-    p.add_argument("--ew", metavar="OTHER", help="with --system: East-West's system "
+    p.add_argument("--ew", metavar="OTHER", type=nonempty, help="with --system: East-West's system "
                                                  "(default: the same)")
     p.add_argument("--seed", type=int, help="dealing seed (default: a new one, printed)")
     p.add_argument("--where", metavar="CONSTRAINT", type=nonempty,
                    help='North\'s hand in the system language, e.g. "hcp 15-17, balanced"')
-    p.add_argument("-o", "--output", required=True, metavar="FILE.pbn",
+    p.add_argument("-o", "--output", required=True, metavar="FILE.pbn", type=nonempty,
                    help="file to write: PBN, or LIN for a .lin path")
     p.set_defaults(func=cmd_deal)
 

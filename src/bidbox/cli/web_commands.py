@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from bidbox.cli.validate import nonempty
 from bidbox.errors import ServeError as ServeError
 
 
@@ -69,10 +70,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     p = sub.add_parser("serve", help="the bidding table in the browser (what `make run` starts)")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    p.add_argument("--db", metavar="PATH",
+    p.add_argument("--db", metavar="PATH", type=nonempty,
                    help="SQLite file of the boards (default: bidbox.sqlite in the user's "
                         "data directory)")
-    p.add_argument("--results", metavar="DIR",
+    p.add_argument("--results", metavar="DIR", type=nonempty,
                    help="folder of simulation results shown at /reports: `bidbox simulate "
                         "--out` folders in it and below it (default: the current folder)")
     p.add_argument("--workers", type=int, default=1, metavar="N",

@@ -60,6 +60,9 @@ def system_path(name_or_path: str | PathLike[str]) -> Path:
     makes one) does not hide that system, and one given by name is said to be a folder
     rather than missing."""
     name_or_path = str(name_or_path)  # a Path is as good as its text
+    if not name_or_path.strip():  # Path('') is the current folder
+        raise UnknownSystemError("no system named: give a shipped system's name or a .bbx "
+                                 "path")
     candidate = Path(name_or_path)
     if candidate.suffix == ".bbx" or candidate.is_file():
         if not candidate.is_file():
