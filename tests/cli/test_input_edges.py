@@ -150,3 +150,52 @@ def test_empty_system_name_through_the_api() -> None:
 
     with pytest.raises(UnknownSystemError, match="no system named"):
         load_system("")
+
+
+# --- import: the draft's strings ------------------------------------------------------------
+@pytest.mark.parametrize(("notes", "description"), [
+    ("1C 12+, longest suit\\\n", '"12+, longest suit\\ "'),  # a final backslash
+    ("1C 12+\x07 clubs\x00\n", '"12+ clubs"'),  # control characters
+])
+def test_imported_text_makes_a_draft_that_compiles(tmp_path: Path, capsys: Capsys,
+                                                    notes: str, description: str) -> None:
+    """A description ending in a backslash escaped its closing quote, and a control
+    character was copied into the draft, which then did not compile."""
+    from bidbox.lang.compiler import compile_text
+
+    source = tmp_path / ("notes.txt" if notes.startswith("BBOalert") else "notes.bml")
+    source.write_text(notes, encoding="utf-8")
+    out = tmp_path / "draft.bbx"
+    assert main(["import", str(source), "-o", str(out)]) == 0, capsys.readouterr().out
+    text = out.read_text(encoding="utf-8")
+    assert description in text
+    compile_text(text, str(out))
+
+
+def test_bboalert_record_continued_at_the_end_of_the_file_is_read(tmp_path: Path,
+                                                                  capsys: Capsys) -> None:
+    """A last line ending in BBOalert's continuation mark was dropped with the record it
+    held: "no calls found"."""
+    source = tmp_path / "notes.txt"
+    source.write_text("BBOalert\n,1C,12+ clubs\\\n", encoding="utf-8")
+    out = tmp_path / "draft.bbx"
+    assert main(["import", str(source), "-o", str(out)]) == 0, capsys.readouterr().err
+    assert '"12+ clubs"' in out.read_text(encoding="utf-8")
+
+
+def test_a_draft_that_does_not_compile_names_the_place(
+        tmp_path: Path, capsys: Capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The message was the summary line alone, "1 problem in system file:"."""
+    import bidbox.formats.draft as draft
+
+    def broken(made: draft.Draft) -> tuple[str, list[str]]:
+        return "system x\n1C  hcp 12+ [nosuch]\n", []
+
+    monkeypatch.setattr(draft, "write_draft", broken)
+    source = tmp_path / "notes.bml"
+    source.write_text("1C 12+ clubs\n", encoding="utf-8")
+    out = tmp_path / "draft.bbx"
+    assert main(["import", str(source), "-o", str(out)]) == 1
+    said = capsys.readouterr().out.splitlines()[-1]
+    assert said.startswith("the draft does not compile yet: 1 problem in system file: "
+                           f"{out}:2:"), said

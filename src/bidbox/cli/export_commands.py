@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bidbox.api import get_regulation, load_system
 from bidbox.cli.validate import nonempty
-from bidbox.errors import BidboxError
+from bidbox.errors import BidboxError, SystemFileError
 from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
 
@@ -143,6 +143,9 @@ def cmd_import(args: argparse.Namespace) -> int:
         compile_text(system, str(out))
     except BidboxError as err:
         first = str(err).splitlines()[0]
+        if isinstance(err, SystemFileError) and err.diagnostics:
+            # the summary line alone ("1 problem in system file:") named no place
+            first += " " + str(err.diagnostics[0]).splitlines()[0]
         print(f"the draft does not compile yet: {first}")
         return 1
     return 0

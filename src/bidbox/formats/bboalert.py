@@ -318,6 +318,8 @@ def read_bboalert(text: str, file: str = "<bboalert>") -> BBOalertFile:
             continue
         joined.append((start, buffer + line))
         buffer = ""
+    if buffer:  # the last line continued into nothing: its record is still read
+        joined.append((start, buffer))
     if not joined or not joined[0][1].strip().startswith("BBOalert"):
         raise BBOalertError(f"{file}:1: a BBOalert file begins with the header 'BBOalert', "
                             f"not '{(joined[0][1] if joined else '').strip()[:40]}'")

@@ -193,8 +193,19 @@ def write_draft(draft: Draft) -> tuple[str, list[str]]:
     return "\n".join(lines) + "\n", unknown
 
 
+_UNWRITABLE = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+"""Characters a line of a system file may not hold (the language refuses control
+characters and the Unicode line separators): in imported text they stand for spaces."""
+
+
 def _quote(text: str) -> str:
-    return " ".join(text.replace('"', "'").replace("\\n", " ").split())
+    """``text`` as the inside of a quoted string of the system language, on one line: its
+    double quotes as single ones, control characters as spaces, and a space after a final
+    backslash, which would escape the closing quote. Notes with either made a draft that
+    did not compile ("unexpected character '\"'", "not text (byte 0x00 ...)")."""
+    plain = _UNWRITABLE.sub(" ", text.replace('"', "'").replace("\\n", " "))
+    quoted = " ".join(plain.split())
+    return quoted + " " if quoted.endswith("\\") else quoted
 
 
 __all__ = ["MARK", "Draft", "DraftCall", "DraftError", "Meaning", "bbx_call",
