@@ -199,3 +199,19 @@ def test_a_draft_that_does_not_compile_names_the_place(
     said = capsys.readouterr().out.splitlines()[-1]
     assert said.startswith("the draft does not compile yet: 1 problem in system file: "
                            f"{out}:2:"), said
+
+
+# --- deal --where with a module's parameter ---------------------------------------------------
+@pytest.mark.parametrize(("where", "column", "parameter"), [
+    ("5+{Z}", 3, "{Z}"),
+    ("hcp {al+al+6}-17", 5, "{al+al+6}"),
+    ("hcp 15-17, 5+{A", 14, "{A"),
+])
+def test_where_with_a_module_parameter_names_the_column(tmp_path: Path, capsys: Capsys,
+                                                        where: str, column: int,
+                                                        parameter: str) -> None:
+    """'5+{Z}' (copied from a module) was read as a suit named '{Z}' and failed while
+    dealing: "unknown strain '{Z}'", naming neither --where nor the column."""
+    err = refused(capsys, "deal", "--count", "2", "--seed", "1", "--where", where, "-o",
+                  str(tmp_path / "x.pbn"))
+    assert f'--where "{where}" at column {column}: \'{parameter}\' is a module\'s parameter' in err

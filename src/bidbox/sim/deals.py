@@ -13,6 +13,7 @@ edges (PBN in and out, double dummy).
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from io import StringIO
@@ -147,6 +148,13 @@ def north_filter(text: str) -> Constraint:
     defined inside system files (``opener``) are not known here and are rejected.
     """
     shown = text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
+    placeholder = _PLACEHOLDER.search(text)
+    if placeholder:
+        # parsed as a suit named '{Z}', it failed only while dealing, naming no --where
+        raise DealConstraintError(
+            f"--where \"{shown}\" at column {placeholder.start() + 1}: "
+            f"'{_short(placeholder.group())}' is a module's parameter, known only inside "
+            "that module: write what it stands for (a suit: 5+S or 5+M; a number: 15)")
     try:
         constraint = substitute(parse_constraint(text), {})
     except BidboxError as err:
@@ -159,6 +167,10 @@ def north_filter(text: str) -> Constraint:
             f"--where \"{shown}\": '{_short(names[0])}' is not a measure; names defined in a "
             "system file (def) are not known here: write the constraint out, e.g. \"hcp 12+, 5+M\"")
     return constraint
+
+
+_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
+"""A module's parameter (``{Z}``, ``{al+1}``): a ``--where`` is read outside any module."""
 
 
 def _names(c: Constraint) -> set[str]:
