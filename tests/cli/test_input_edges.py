@@ -215,3 +215,19 @@ def test_where_with_a_module_parameter_names_the_column(tmp_path: Path, capsys: 
     err = refused(capsys, "deal", "--count", "2", "--seed", "1", "--where", where, "-o",
                   str(tmp_path / "x.pbn"))
     assert f'--where "{where}" at column {column}: \'{parameter}\' is a module\'s parameter' in err
+
+
+@pytest.mark.parametrize(("name", "notes", "first", "again"), [
+    ("notes.bml", "1C 12+ clubs\n1C 15-17 balanced\n", 1, 2),
+    ("notes.txt", "BBOalert\n,1C,12+ clubs\n,1C,15-17 balanced\n", 2, 3),
+])
+def test_a_call_given_twice_lists_the_text_left_out(tmp_path: Path, capsys: Capsys,
+                                                    name: str, notes: str, first: int,
+                                                    again: int) -> None:
+    """Notes giving one call two texts kept the last, and the first was gone from the
+    draft without a word."""
+    source = tmp_path / name
+    source.write_text(notes, encoding="utf-8")
+    assert main(["import", str(source), "-o", str(tmp_path / "draft.bbx")]) == 0
+    assert (f"left out: {source}:{first}: 1C: '12+ clubs' left out: line {again} gives the "
+            "call again") in capsys.readouterr().out

@@ -34,12 +34,17 @@ class DraftCall:
     text: str
     line: int
     children: list[DraftCall] = field(default_factory=list)
+    replaced: list[tuple[int, str]] = field(default_factory=list)
+    """(line, text) of earlier definitions whose text a later one replaced: listed as
+    left out, so that the notes' first text is not lost without a word."""
 
     def child(self, call: Call, ours: bool, text: str, line: int) -> DraftCall:
         """The child for ``call`` (the last text wins, as in BBOalert), created if new."""
         for existing in self.children:
             if existing.call == call and existing.ours == ours:
                 if text:
+                    if existing.text.strip() and existing.text.strip() != text.strip():
+                        existing.replaced.append((existing.line, existing.text))
                     existing.text, existing.line = text, line
                 return existing
         made = DraftCall(call, ours, text, line)
@@ -174,6 +179,10 @@ def write_draft(draft: Draft) -> tuple[str, list[str]]:
                 draft.skipped.append(f"{draft.source}:{c.line}: {' '.join(auction)}: left "
                                      f"out with its continuations: {err}")
                 continue
+            for line, text in c.replaced:
+                draft.skipped.append(f"{draft.source}:{line}: {' '.join(auction)}: "
+                                     f"'{text.strip()}' left out: line {c.line} gives the "
+                                     "call again")
             if not c.ours:
                 lines.append(f"{pad}{bbx_call(c.call, False)}")
             else:
