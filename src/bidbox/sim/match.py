@@ -19,7 +19,7 @@ import json
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import cache
 from typing import Any
 
@@ -30,9 +30,10 @@ from bidbox.core.auction import Auction, Contract
 from bidbox.core.calls import PASS, Call
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.batch import bid_batch, choose_at_node
+from bidbox.engine.decide import PLACEMENT
 from bidbox.engine.features import HandFeatures
 from bidbox.engine.predicates import TableContext, compile_predicate
-from bidbox.engine.walk import walk
+from bidbox.engine.walk import BASE, SYSTEM, WalkStep, walk
 from bidbox.evaluate.dealer import DealBatch
 from bidbox.lang.compiler import compile_text
 from bidbox.lang.diagnostics import read_system_file
@@ -149,6 +150,10 @@ class TableResult:
     ns_score: int
     fallback_ns: bool
     fallback_ew: bool
+    sources_ns: tuple[int, int, int] = (0, 0, 0)
+    """North-South's calls by who decided them: the notes, the base, judgement
+    (:data:`SOURCES`). Boards stored before these were counted hold zeros."""
+    sources_ew: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def ew(self) -> str:
@@ -183,7 +188,8 @@ class BoardResult:
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> BoardResult:
-        tables = tuple(TableResult(**t) for t in data["tables"])
+        tables = tuple(TableResult(**{**t, **{k: tuple(t[k]) for k in _SOURCE_KEYS if k in t}})
+                       for t in data["tables"])
         openings = {k: tuple(v) for k, v in data["openings"].items()}
         return cls(**{**data, "tables": tables, "openings": openings,
                       "hcp": tuple(data["hcp"])})
@@ -202,9 +208,12 @@ class ChunkResult:
 
 
 # --- bidding -----------------------------------------------------------------------------
-def bid_table(boards: Boards, systems: Mapping[Side, System], silent: Side | None = None
+def bid_table(boards: Boards, systems: Mapping[Side, System], silent: Side | None = None,
+              *, sources: Mapping[Side, npt.NDArray[np.int64]] | None = None
               ) -> tuple[list[Auction], dict[Side, npt.NDArray[np.bool_]]]:
     """Every board's auction at one table, and which side used a fallback call on it.
+    ``sources``: per side an ``(n, 3)`` array, filled with each board's calls of that
+    side by who decided them (:data:`SOURCES`).
 
     The batch bidder takes one dealer and vulnerability per call, so the boards go in
     groups by their place in the board cycle.
@@ -219,7 +228,12 @@ def bid_table(boards: Boards, systems: Mapping[Side, System], silent: Side | Non
         for auction, index, used_fallback in result.groups:
             for i in index:
                 auctions[int(rows[i])] = auction
-            if used_fallback:
+            if sources is not None:
+                counted = call_sources(auction, index, systems, features, silent)
+                for side, counts in counted.items():
+                    sources[side][rows[index]] = counts
+                    fallback[side][rows[index]] = counts[:, PLACEMENT_COLUMN] > 0
+            elif used_fallback:
                 for side, hit in fallback_sides(auction, index, systems, features,
                                                 silent).items():
                     fallback[side][rows[index[hit]]] = True
@@ -246,12 +260,49 @@ def fallback_sides(auction: Auction, index: npt.NDArray[np.int64],
         side = step.seat.side
         if side is silent or out[side].all():
             continue
-        if step.entry is None or step.entry.is_default_pass:
-            out[side][:] = True  # judgement's call (a default pass is judgement's too)
-        else:
-            hands = features[step.seat].take(index)
-            out[side] |= ~compile_predicate(step.entry.choose)(hands, step.context)
+        out[side] |= ~_fits_entry(step, index, features)
     return out
+
+
+SOURCES = (SYSTEM, BASE, PLACEMENT)
+"""Who decided a call, in the column order of :func:`call_sources`: the system's notes,
+the natural base, judgement (the captain's placement, or a pass where the notes end)."""
+PLACEMENT_COLUMN = SOURCES.index(PLACEMENT)
+_SOURCE_KEYS = ("sources_ns", "sources_ew")
+
+
+def call_sources(auction: Auction, index: npt.NDArray[np.int64],
+                 systems: Mapping[Side, System], features: Mapping[Seat, HandFeatures],
+                 silent: Side | None) -> dict[Side, npt.NDArray[np.int64]]:
+    """For the deals of one auction, each side's calls by who decided them: an
+    ``(len(index), 3)`` count per side in :data:`SOURCES` order, read as
+    :func:`fallback_sides` reads them (a call is the notes' or the base's where that
+    entry is at that point and the hand fits it, judgement's otherwise). A silent
+    side's passes are not counted."""
+    steps, _ = walk(auction, dict(systems))
+    out = {side: np.zeros((len(index), 3), dtype=np.int64) for side in Side}
+    for step in steps:
+        side = step.seat.side
+        if side is silent:
+            continue
+        fits = _fits_entry(step, index, features)
+        column = SOURCES.index(BASE if step.source == BASE else SYSTEM)
+        out[side][:, column] += fits
+        out[side][:, PLACEMENT_COLUMN] += ~fits
+    return out
+
+
+def _fits_entry(step: WalkStep, index: npt.NDArray[np.int64],
+                features: Mapping[Seat, HandFeatures]) -> npt.NDArray[np.bool_]:
+    """Per deal of ``index``: whether the call at ``step`` was its notes' or base's
+    entry (the entry is there and the hand fits it); otherwise judgement made it, and a
+    default pass is judgement's too."""
+    if step.entry is None or step.entry.is_default_pass:
+        return np.zeros(len(index), dtype=bool)
+    hands = features[step.seat].take(index)
+    fits: npt.NDArray[np.bool_] = np.asarray(
+        compile_predicate(step.entry.choose)(hands, step.context), dtype=bool)
+    return fits
 
 
 def opening_calls(system: System, boards: Boards) -> npt.NDArray[np.int8]:
@@ -300,7 +351,10 @@ def play_boards(spec: MatchSpec, boards: Boards,
     start = time.perf_counter()
     tables = spec.table_systems()
     silent = Side.EW if spec.uncontested else None
-    bid = [bid_table(boards, systems, silent) for systems in tables]
+    sources = [{side: np.zeros((len(boards), 3), dtype=np.int64) for side in Side}
+               for _ in tables]
+    bid = [bid_table(boards, systems, silent, sources=counts)
+           for systems, counts in zip(tables, sources, strict=True)]
     openings = {name: opening_calls(ref.load(), boards)
                 for name, ref in (("a", spec.a), ("b", spec.b))}
     hcp = np.stack([HandFeatures(boards.masks[:, int(seat), :]).value("hcp")
@@ -341,10 +395,11 @@ def play_boards(spec: MatchSpec, boards: Boards,
         for k, (auctions, fallback) in enumerate(bid):
             contract = contracts[k][row]
             tricks = cells[row][(contract.strain, contract.declarer)] if contract else None
-            table_results.append(_table_result("a" if k == 0 else "b", auctions[row],
-                                               contract, tricks, vul,
-                                               bool(fallback[Side.NS][row]),
-                                               bool(fallback[Side.EW][row])))
+            table_results.append(replace(
+                _table_result("a" if k == 0 else "b", auctions[row], contract, tricks, vul,
+                              bool(fallback[Side.NS][row]), bool(fallback[Side.EW][row])),
+                sources_ns=_counts(sources[k][Side.NS][row]),
+                sources_ew=_counts(sources[k][Side.EW][row])))
         t1, t2 = table_results
         best = (best_for_side(trick_tables[row], Side.NS, vul)
                 if spec.uncontested and trick_tables is not None else None)
@@ -363,6 +418,10 @@ def play_boards(spec: MatchSpec, boards: Boards,
                        tables_solved)
 
 
+def _counts(row: npt.NDArray[np.int64]) -> tuple[int, int, int]:
+    return (int(row[0]), int(row[1]), int(row[2]))
+
+
 def _seat_calls(ranks: npt.NDArray[np.int8]) -> tuple[str, str, str, str]:
     n, e, s, w = (call_name(int(r)) for r in ranks)
     return (n, e, s, w)
@@ -377,6 +436,6 @@ def _table_result(ns: str, auction: Auction, contract: Contract | None, tricks: 
                        fallback_ns=fallback_ns, fallback_ew=fallback_ew)
 
 
-__all__ = ["BoardResult", "ChunkResult", "MatchSpec", "SystemRef", "TableResult",
-           "bid_table", "call_name", "fallback_sides", "opening_calls",
+__all__ = ["SOURCES", "BoardResult", "ChunkResult", "MatchSpec", "SystemRef", "TableResult",
+           "bid_table", "call_name", "call_sources", "fallback_sides", "opening_calls",
            "play_boards"]

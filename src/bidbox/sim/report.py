@@ -16,7 +16,7 @@ import numpy as np
 
 from bidbox.core.calls import Call
 from bidbox.core.seats import Seat, Side
-from bidbox.sim.match import BoardResult, MatchSpec, TableResult
+from bidbox.sim.match import SOURCES, BoardResult, MatchSpec, TableResult
 from bidbox.sim.scoring import contract_class, imps, parse_contract
 
 SYSTEMS = ("a", "b")
@@ -87,6 +87,10 @@ class MatchReport:
                       f" (reached it on {x['reached_best_alone'][s]:.0%})")
             out.append(f"{label}: aggressiveness {self.aggressiveness[s]:.2f}, fallback on "
                        f"{self.fallback_rate[s]:.1%} of its auctions{vs}")
+            shares = (x.get("call_sources") or {}).get(s)
+            if shares:
+                out.append("   calls by: " + ", ".join(
+                    f"{_SOURCE_WORDS[k]} {shares[k]:.1%}" for k in SOURCES))
             top = [f"{call} {share:.1%}" for call, share in
                    sorted(self.opening_frequencies[s].items(), key=lambda kv: -kv[1])[:7]]
             out.append(f"   openings: {', '.join(top)}")
@@ -165,6 +169,23 @@ def fallback_rate(results: Sequence[BoardResult], system: str) -> float:
     flags = [t.fallback_ns if side is Side.NS else t.fallback_ew
              for r in results for t, side in system_tables(r, system)]
     return float(np.mean(flags)) if flags else 0.0
+
+
+_SOURCE_WORDS = {"system": "the notes", "base": "the natural base", "placement": "judgement"}
+
+
+def call_sources(results: Sequence[BoardResult], system: str) -> dict[str, float] | None:
+    """Share of the system's calls by who decided them (the notes, the base, judgement:
+    ``match.SOURCES``), over every table it sat at; None when the boards were stored
+    before the calls were counted."""
+    totals = np.zeros(3, dtype=np.int64)
+    for r in results:
+        for t, side in system_tables(r, system):
+            totals += np.asarray(t.sources_ns if side is Side.NS else t.sources_ew)
+    count = int(totals.sum())
+    if count == 0:
+        return None
+    return {name: float(totals[k]) / count for k, name in enumerate(SOURCES)}
 
 
 def contracts_reached(results: Sequence[BoardResult], system: str
@@ -280,6 +301,9 @@ def build_report(results: Sequence[BoardResult], info: RunInfo) -> MatchReport:
         "match_key": spec.key,
         "options": {"a": dict(spec.a.options), "b": dict(spec.b.options)},
     }
+    sources = {s: call_sources(results, s) for s in SYSTEMS}
+    if all(v is not None for v in sources.values()):
+        extra["call_sources"] = sources
     if spec.uncontested and results:
         pairs = {s: imps_vs_best_alone(results, s) for s in SYSTEMS}
         extra["imps_vs_best_alone"] = {s: v[0] for s, v in pairs.items()}
@@ -311,6 +335,6 @@ def opening_hcp(results: Sequence[BoardResult], system: str) -> dict[str, list[i
 
 
 __all__ = ["HCP_BAND", "NOTES_HCP_BAND_SHARE", "MatchReport", "RunInfo", "aggressiveness",
-           "build_report", "confidence_interval", "contracts_reached", "fallback_rate",
-           "hcp_band_share", "imps_vs_best_alone", "imps_vs_par", "opening_frequencies",
-           "opening_hcp", "opening_weight", "swings"]
+           "build_report", "call_sources", "confidence_interval", "contracts_reached",
+           "fallback_rate", "hcp_band_share", "imps_vs_best_alone", "imps_vs_par",
+           "opening_frequencies", "opening_hcp", "opening_weight", "swings"]
