@@ -69,6 +69,11 @@ def test_the_report_page_shows_its_figures_and_plots(reports: TestClient,
     for call, share in report.opening_frequencies["a"].items():
         row = re.search(rf'<tr class="opening"><th>{call}</th>\s*<td>([\d.]+)%', page)
         assert row is not None and float(row.group(1)) == round(100 * share, 1)
+    # who decided the calls: the notes, the base (none in the test systems), judgement
+    for key, words in (("system", "the notes"), ("placement", "judgement")):
+        row = re.search(rf'<tr class="source"><th>calls by {words}</th>\s*<td>([\d.]+)%', page)
+        share = report.extra["call_sources"]["a"][key]
+        assert row is not None and float(row.group(1)) == round(100 * share, 1)
     swing = report.extra["swings"][0]
     assert f"Board {swing['board']}: {swing['imps']:+d} IMPs" in page
     for table in swing["tables"]:
