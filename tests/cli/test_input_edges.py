@@ -90,6 +90,25 @@ def test_lin_card_written_twice_is_refused_by_simulate(capsys: Capsys) -> None:
     assert "has the card S4 twice" in err
 
 
+def test_a_hand_short_of_cards_is_said_to_need_thirteen(capsys: Capsys, tmp_path: Path) -> None:
+    """The message spoke of "the simulation" also when `deal` read the board."""
+    err = refused(capsys, "deal", "--boards", str(CORPUS / "card-missing.pbn"), "--system",
+                  "sbu-level1", "-o", str(tmp_path / "out.pbn"))
+    assert "a board needs all 52 cards, 13 in each hand" in err and "simulation" not in err
+
+
+def test_results_folder_that_is_a_file_is_said_to_be_one(tmp_path: Path,
+                                                         capsys: Capsys) -> None:
+    """mkdir's "[Errno 17] File exists" did not say that --out names a file; the file is
+    left as it was."""
+    taken = tmp_path / "notes.txt"
+    taken.write_text("mine")
+    err = refused(capsys, "simulate", "--a", "sbu-level1", "--b", "sbu-level1", "--deals",
+                  "4", "--workers", "1", "--no-plots", "--out", str(taken))
+    assert f"cannot keep results in '{taken}': it is a file, not a folder" in err
+    assert "Errno" not in err and taken.read_text() == "mine"
+
+
 def test_deal_boards_keeps_both_rooms_of_a_lin_file(tmp_path: Path, capsys: Capsys) -> None:
     out = tmp_path / "out.pbn"
     assert main(["deal", "--boards", str(CORPUS / "good.lin"), "--system", "sbu-level1",

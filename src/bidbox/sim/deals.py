@@ -548,8 +548,8 @@ def _deal_masks(deal: Any, into: npt.NDArray[np.int16], where: str) -> None:
         try:
             into[int(seat)] = Hand.parse(deal[Player(int(seat))].to_pbn()).suits
         except BidboxError as err:
-            raise BoardFileError(f"{where}: {seat}'s hand: {err}; the simulation needs "
-                                 "all 52 cards") from None
+            raise BoardFileError(f"{where}: {seat}'s hand: {err}; a board needs all 52 "
+                                 "cards, 13 in each hand") from None
 
 
 def _check_cards(written: str | None, hands: npt.NDArray[np.int16], where: str) -> None:

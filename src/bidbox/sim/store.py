@@ -53,6 +53,10 @@ class ResultStore:
         self.read_only = False
         """True once a write was refused (a read-only folder or file, a read-only mount):
         what is stored can still be read and reported; only new boards cannot be kept."""
+        if folder is not None and folder.exists() and not folder.is_dir():
+            # mkdir's own words ("File exists") would not say what is wrong with it
+            raise StoreError(f"cannot keep results in '{folder}': it is a file, not a folder "
+                             "(give --out a folder, new or one a match wrote)")
         try:
             if folder is not None:
                 folder.mkdir(parents=True, exist_ok=True)
