@@ -191,6 +191,18 @@ def test_imported_text_makes_a_draft_that_compiles(tmp_path: Path, capsys: Capsy
     compile_text(text, str(out))
 
 
+def test_a_call_not_inferred_is_listed_with_its_control_characters_escaped(
+        tmp_path: Path, capsys: Capsys) -> None:
+    """The "not inferred" list printed the notes' bytes raw: an escape sequence in a
+    description recoloured the terminal."""
+    source = tmp_path / "notes.bml"
+    source.write_text("1C 12+ clubs\n1D we\x01ird\x1b[31m\n", encoding="utf-8")
+    assert main(["import", str(source), "-o", str(tmp_path / "draft.bbx")]) == 0
+    out = capsys.readouterr().out
+    assert "not inferred:" in out and "1D: we\\x01ird\\x1b[31m" in out
+    assert "\x1b" not in out and "\x01" not in out
+
+
 def test_bboalert_record_continued_at_the_end_of_the_file_is_read(tmp_path: Path,
                                                                   capsys: Capsys) -> None:
     """A last line ending in BBOalert's continuation mark was dropped with the record it

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from bidbox.api import get_regulation, load_system
 from bidbox.cli.validate import nonempty
-from bidbox.errors import BidboxError, SystemFileError
+from bidbox.errors import BidboxError, SystemFileError, shown
 from bidbox.files import describe_error, write_file
 from bidbox.lang import parse_options
 
@@ -134,11 +134,11 @@ def cmd_import(args: argparse.Namespace) -> int:
     print(f"wrote {out}: {calls} calls, {calls - len(unknown)} with a meaning inferred "
           f"from the text, {len(unknown)} marked '# draft:'")
     for line in unknown[: args.show]:
-        print(f"  not inferred: {line}")
+        print(f"  not inferred: {shown(line, 400)}")  # the notes' bytes, escaped
     if len(unknown) > args.show:
         print(f"  ... and {len(unknown) - args.show} more (all marked in the file)")
     for line in skipped[: args.show]:
-        print(f"  left out: {line}")
+        print(f"  left out: {shown(line, 400)}")
     try:
         compile_text(system, str(out))
     except BidboxError as err:
