@@ -85,8 +85,9 @@ class MatchReport:
             if x.get("imps_vs_best_alone") is not None:
                 vs = (f", vs best contract alone {x['imps_vs_best_alone'][s]:+.2f} IMPs/board"
                       f" (reached it on {x['reached_best_alone'][s]:.0%})")
-            out.append(f"{label}: aggressiveness {self.aggressiveness[s]:.2f}, fallback on "
-                       f"{self.fallback_rate[s]:.1%} of its auctions{vs}")
+            # fallback_rate keeps its JSON name; what it counts is a judged call
+            out.append(f"{label}: aggressiveness {self.aggressiveness[s]:.2f}, a judged call "
+                       f"in {self.fallback_rate[s]:.1%} of its auctions{vs}")
             shares = (x.get("call_sources") or {}).get(s)
             if shares:
                 out.append("   calls by: " + ", ".join(
