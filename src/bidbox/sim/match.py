@@ -19,7 +19,7 @@ import json
 import re
 import time
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from typing import Any
 
@@ -229,7 +229,8 @@ def bid_table(boards: Boards, systems: Mapping[Side, System], silent: Side | Non
             for i in index:
                 auctions[int(rows[i])] = auction
             if sources is not None:
-                counted = call_sources(auction, index, systems, features, silent)
+                counted = call_sources(auction, index, systems, features, silent,
+                                       judged=used_fallback)
                 for side, counts in counted.items():
                     sources[side][rows[index]] = counts
                     fallback[side][rows[index]] = counts[:, PLACEMENT_COLUMN] > 0
@@ -273,19 +274,23 @@ _SOURCE_KEYS = ("sources_ns", "sources_ew")
 
 def call_sources(auction: Auction, index: npt.NDArray[np.int64],
                  systems: Mapping[Side, System], features: Mapping[Seat, HandFeatures],
-                 silent: Side | None) -> dict[Side, npt.NDArray[np.int64]]:
+                 silent: Side | None, *, judged: bool = True
+                 ) -> dict[Side, npt.NDArray[np.int64]]:
     """For the deals of one auction, each side's calls by who decided them: an
     ``(len(index), 3)`` count per side in :data:`SOURCES` order, read as
     :func:`fallback_sides` reads them (a call is the notes' or the base's where that
     entry is at that point and the hand fits it, judgement's otherwise). A silent
-    side's passes are not counted."""
+    side's passes are not counted. ``judged=False``: the batch bidder flagged no judged
+    call in this auction, so every call is its entry's and no predicate is run again
+    (only the notes' and the base's calls are told apart)."""
     steps, _ = walk(auction, dict(systems))
     out = {side: np.zeros((len(index), 3), dtype=np.int64) for side in Side}
+    every = np.ones(len(index), dtype=bool)
     for step in steps:
         side = step.seat.side
         if side is silent:
             continue
-        fits = _fits_entry(step, index, features)
+        fits = _fits_entry(step, index, features) if judged else every
         column = SOURCES.index(BASE if step.source == BASE else SYSTEM)
         out[side][:, column] += fits
         out[side][:, PLACEMENT_COLUMN] += ~fits
@@ -395,11 +400,10 @@ def play_boards(spec: MatchSpec, boards: Boards,
         for k, (auctions, fallback) in enumerate(bid):
             contract = contracts[k][row]
             tricks = cells[row][(contract.strain, contract.declarer)] if contract else None
-            table_results.append(replace(
-                _table_result("a" if k == 0 else "b", auctions[row], contract, tricks, vul,
-                              bool(fallback[Side.NS][row]), bool(fallback[Side.EW][row])),
-                sources_ns=_counts(sources[k][Side.NS][row]),
-                sources_ew=_counts(sources[k][Side.EW][row])))
+            table_results.append(_table_result(
+                "a" if k == 0 else "b", auctions[row], contract, tricks, vul,
+                {side: (bool(fallback[side][row]), _counts(sources[k][side][row]))
+                 for side in Side}))
         t1, t2 = table_results
         best = (best_for_side(trick_tables[row], Side.NS, vul)
                 if spec.uncontested and trick_tables is not None else None)
@@ -428,12 +432,15 @@ def _seat_calls(ranks: npt.NDArray[np.int8]) -> tuple[str, str, str, str]:
 
 
 def _table_result(ns: str, auction: Auction, contract: Contract | None, tricks: int | None,
-                  vul: Vulnerability, fallback_ns: bool, fallback_ew: bool) -> TableResult:
+                  vul: Vulnerability,
+                  calls: Mapping[Side, tuple[bool, tuple[int, int, int]]]) -> TableResult:
+    """``calls``: per side, whether some call of it was judged, and its calls by source."""
     return TableResult(ns=ns, auction=str(auction),
                        contract=str(contract) if contract else None,
                        declarer=str(contract.declarer) if contract else None,
                        tricks=tricks, ns_score=ns_score(contract, tricks, vul),
-                       fallback_ns=fallback_ns, fallback_ew=fallback_ew)
+                       fallback_ns=calls[Side.NS][0], fallback_ew=calls[Side.EW][0],
+                       sources_ns=calls[Side.NS][1], sources_ew=calls[Side.EW][1])
 
 
 __all__ = ["SOURCES", "BoardResult", "ChunkResult", "MatchSpec", "SystemRef", "TableResult",
