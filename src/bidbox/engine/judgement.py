@@ -1039,6 +1039,15 @@ deals)."""
 GRAND_ODDS = 0.7
 """The chance of thirteen tricks that a grand slam needs, with no ace missing."""
 
+ASKED_GRAND_ODDS = 0.6
+"""The chance of thirteen tricks that a grand slam needs once Blackwood has found all
+four aces: the IMP break-even of a grand against the small slam is about 56%, and with
+every ace known the estimate runs low (slam-zone deals, seed 23: small slams stopped at
+50-70% predicted made thirteen tricks double dummy on 67-86%). At 0.7, the blind bar
+(:data:`GRAND_ODDS`), dealt slam-zone deals (``bench_slams.py``, 12,000 dealt, against
+0.6): sbu-level1 +55 and +18 IMPs on seeds 23 and 24, canary +66 and +10, magic-dlight
++27 (31 deals changed in all); tosr's notes answer their own ace asks."""
+
 
 @cache
 def _ace_tricks() -> dict[str, tuple[Array, Array, float]]:
@@ -1705,7 +1714,7 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
             at = total == k
             small[at] = (_slam_after(probs[at], int(k), five, six, vul) if stop.is_bid
                          and stop.level == 5 else (twelve[at] >= ASKED_SLAM_ODDS) & (k >= 3))
-        grand = small & (total >= 4) & (thirteen >= GRAND_ODDS) & (
+        grand = small & (total >= 4) & (thirteen >= ASKED_GRAND_ODDS) & (
             _imp_gain(seven, six, probs, vul) > 0)
         pick[rows] = 0
         pick[rows & (small | (stop == six))] = 1
