@@ -72,6 +72,10 @@ class Judgement:
     reason: str
 
 
+FORCING_PASS = "forcing-pass"
+"""The tag of a pass that forces partner to call."""
+
+
 def obligation(state: TableState, pass_defined: bool = False) -> str:
     """What binds the next seat: 'free', 'forced' (may not pass), 'respect' (pass: partner
     has placed or signed off) or 'invited' (partner's judged game try: pass or game), from
@@ -104,6 +108,12 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
     rho_no_bid = bool(auction.calls) and not auction.calls[-1].is_bid
     last_index = auction.last_bid_index()
     contract_ours = _contract_ours(auction)
+    if (partner is not None and partner.call.kind is CallKind.PASS and rho_quiet
+            and partner.entry is not None and FORCING_PASS in partner.entry.tags):
+        # Partner's forcing pass (TOSR's positive pass over interference of the strong
+        # club) is a call like any forcing one: where the notes give no continuation we
+        # still may not pass (opener had passed it, defending 1S undoubled with 26 HCP).
+        return "forced"
     if partner is not None and partner.call.kind is not CallKind.PASS:
         if (partner.entry is None and rho_quiet
                 and (is_invitation(auction.calls[:partner.index], partner.call)
