@@ -12,7 +12,7 @@ from bidbox.core import PASS, Auction, Call, Hand, Seat, Side, Vulnerability
 from bidbox.core.calls import GAME_LEVEL, Strain
 from bidbox.engine import as_systems, bid_batch, bid_deal, choose_call, explain
 from bidbox.engine.judgement import expected_scores, is_invitation, obligation, trick_distribution
-from bidbox.engine.walk import described_suit, replay
+from bidbox.engine.walk import TableState, described_suit, replay
 from bidbox.evaluate import deal_batch
 from bidbox.lang import System, compile_text, load_system
 
@@ -203,6 +203,18 @@ def test_partners_forcing_pass_is_not_passed() -> None:
     assert result.call != PASS and "may not pass" in result.reason
     # Once the opponent between has bid, partner's pass no longer binds us.
     assert obligation(replay(Auction.parse("1C 1S P 2S"), systems)[1]) == "free"
+
+
+def test_our_own_artificial_bid_doubled_is_not_left_in() -> None:
+    # The strong club doubled, partner's 0-4 redouble, back to the opener: 1C redoubled is
+    # no contract, though the notes end in a catch-all pass; a club suit the opening has
+    # shown is one.
+    def state_after(opening: str) -> TableState:
+        text = (f"system own\n1C {opening} [artificial, f1] \"strong\"\n  (X)\n"
+                "    XX hcp 0-4 [artificial] \"0-4\"\n      P any [priority -100] \"judgement\"\n")
+        return replay(Auction.parse("1C X XX P"), as_systems(compile_text(text, "own.bbx")))[1]
+    assert obligation(state_after("hcp 16+"), True) == "forced"
+    assert obligation(state_after("hcp 16+, 7+C"), True) == "free"
 
 
 def test_tosrs_positive_pass_over_interference_forces_game() -> None:

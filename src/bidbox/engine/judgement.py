@@ -140,7 +140,26 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
                     and partner.entry.is_artificial and auction.doubled < 2
                     and not pass_defined):
                 return "forced"  # never leave partner in an artificial call
+    own = state.steps[last_index].entry if last_index >= 0 else None
+    if (contract_ours and auction.seat_of(last_index) is seat and own is not None
+            and own.is_artificial and _unshown_suit(state, auction.calls[last_index])):
+        # Nor our own, in a suit we have not shown, even where the notes end in a
+        # catch-all pass: the strong club doubled and partner's redouble (0-4) came back
+        # to the opener, who passed and played 1C redoubled on four clubs between us.
+        return "forced"
     return "free"
+
+
+def _unshown_suit(state: TableState, call: Call) -> bool:
+    """Whether ``call`` names a suit in which our side's calls have not shown seven cards
+    between us (the least each partner promises): a relay passed by partner with the
+    suit names a contract, a strong club does not."""
+    if call.strain is None or call.strain is Strain.NT:
+        return False
+    seats = estimate_seats(state)
+    seat = state.next_seat
+    column = _COLUMN[call.strain]
+    return int(seats[seat].min_lengths[column] + seats[seat.partner].min_lengths[column]) < 7
 
 
 def _own_placement_doubled(state: TableState) -> bool:
