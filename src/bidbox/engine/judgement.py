@@ -1072,9 +1072,9 @@ ASKED_GRAND_ODDS = 0.6
 """The chance of thirteen tricks that a grand slam needs once Blackwood has found all
 four aces: the IMP break-even of a grand against the small slam is about 56%, and with
 every ace known the estimate runs low (slam-zone deals, seed 23: small slams stopped at
-50-70% predicted made thirteen tricks double dummy on 67-86%). At 0.7, the blind bar
-(:data:`GRAND_ODDS`), dealt slam-zone deals (``bench_slams.py``, 12,000 dealt, against
-0.6): sbu-level1 +55 and +18 IMPs on seeds 23 and 24, canary +66 and +10, magic-dlight
+50-70% predicted made thirteen tricks double dummy on 67-86%). Against 0.7, the blind
+bar (:data:`GRAND_ODDS`), on dealt slam-zone deals (``bench_slams.py``, 12,000 dealt a
+seed): sbu-level1 +55 and +18 IMPs on seeds 23 and 24, canary +66 and +10, magic-dlight
 +27 (31 deals changed in all); tosr's notes answer their own ace asks."""
 
 
