@@ -722,6 +722,20 @@ def test_after_the_answer_the_odds_take_the_residuals_spread(monkeypatch: pytest
     assert choose_call(hand, auction, tosr).call == Call.parse("6D")
 
 
+def test_a_grand_after_relays_that_told_every_ace_meets_the_asked_bar(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """TOSR's relays have told partner's controls, so no ace is missing: the grand needs
+    the bar it meets after Blackwood, not the blind one (dealt deal, 7C made)."""
+    from bidbox.engine import judgement
+    tosr = as_systems(load_system("tosr"))
+    hand = Hand.parse("6.QT9.AK82.AKQ98")
+    auction = Auction.parse("P 1H P 1S P 1NT P 2C P 2D P 2H P 2S P 2NT P 3NT P", Seat.S,
+                            Vulnerability.EW)
+    assert choose_call(hand, auction, tosr).call == Call.parse("7C")
+    monkeypatch.setattr(judgement, "ALL_ACES_TOLD", 1.01)  # never told: the blind bar
+    assert choose_call(hand, auction, tosr).call == Call.parse("6C")
+
+
 def test_the_ace_ask_weighs_the_answer_as_the_captain_will_read_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """11 HCP and five hearts opposite Acol's 16-18 raise to 3H: asking is worth it when

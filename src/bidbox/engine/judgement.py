@@ -332,7 +332,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # A slam only where it is odds-on, as past the notes' game (beyond_game): the
     # expected score alone bids 50% slams, which the spread of partner's cards makes
     # worse than they look.
-    allowed &= _blind_slam_ok(options, mixed)
+    allowed &= _blind_slam_ok(options, mixed, _all_aces_told(p, hands))
     allowed &= _slam_fit(state, hands, p, options)
     for j in try_columns:
         allowed[:, j] &= _try_ok(state, p, hands, options[j])
@@ -959,7 +959,7 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     # against every other game, each scored on its own trick distribution.
     # And only where it is odds-on: the spread is partly partner's unknown cards, which a
     # slam try would have asked about, so a marginal slam is not worth the guess.
-    makes = _blind_slam_ok(slams, mixed)
+    makes = _blind_slam_ok(slams, mixed, _all_aces_told(p, hands))
     fit = _slam_fit(state, hands, p, slams)
     eligible = makes & fit
     vul = p.ctx.vul
@@ -1845,15 +1845,38 @@ def _slam_odds(options: list[Call], probs: Array) -> Array:
     return kernels.slam_odds(options, probs)
 
 
-def _blind_slam_ok(options: list[Call], probs: Array) -> Array:
+def _blind_slam_ok(options: list[Call], probs: Array, all_aces: Array | None = None
+                   ) -> Array:
     """(n, len(options)): whether each call passes the bar of a slam bid without asking:
-    :data:`SLAM_ODDS` for a small slam, :data:`GRAND_ODDS` for a grand (the bar a grand
-    meets after Blackwood; blind, the model's thin tail above 33 HCP made 7NT look 56%
-    on 21 HCP opposite a 12-14 1NT)."""
+    :data:`SLAM_ODDS` for a small slam, :data:`GRAND_ODDS` for a grand (blind, the
+    model's thin tail above 33 HCP made 7NT look 56% on 21 HCP opposite a 12-14 1NT);
+    ``all_aces``: the hands whose partner's answers have told that no ace is missing
+    (control or key-card answers), which meet the bar after Blackwood instead
+    (:data:`ASKED_GRAND_ODDS`)."""
     odds = _slam_odds(options, probs)
     bar = np.array([GRAND_ODDS if c.is_bid and c.level == 7 else SLAM_ODDS for c in options])
     out: Array = odds >= bar[None, :]
+    if all_aces is not None and all_aces.any():
+        grands = [j for j, c in enumerate(options) if c.is_bid and c.level == 7]
+        for j in grands:
+            out[all_aces, j] = odds[all_aces, j] >= ASKED_GRAND_ODDS
     return out
+
+
+def _all_aces_told(p: _Prospects, hands: Features) -> Array | None:
+    """Per hand: whether partner's answers (controls, key cards) leave no ace missing
+    between us, as Blackwood would have told; None where partner has told neither."""
+    if p.partner_aces is None and p.partner_controls is None:
+        return None
+    rows, weights, _ = _zone(p, hands)
+    out = np.zeros(hands.n, dtype=bool)
+    if len(rows):
+        out[rows] = weights[:, 4] >= ALL_ACES_TOLD
+    return out
+
+
+ALL_ACES_TOLD = 0.99
+"""The chance of holding all four aces from which partner's answers count as having told."""
 
 
 def _imp_gain(a: Call, b: Call, probs: Array, vul: bool) -> Array:
