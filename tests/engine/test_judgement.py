@@ -731,9 +731,11 @@ def test_a_grand_after_relays_that_told_every_ace_meets_the_asked_bar(
     hand = Hand.parse("6.QT9.AK82.AKQ98")
     auction = Auction.parse("P 1H P 1S P 1NT P 2C P 2D P 2H P 2S P 2NT P 3NT P", Seat.S,
                             Vulnerability.EW)
-    assert choose_call(hand, auction, tosr).call == Call.parse("7C")
+    grand = choose_call(hand, auction, tosr)
+    assert grand.call == Call.parse("7C") and grand.reason.endswith("grand slam")
     monkeypatch.setattr(judgement, "ALL_ACES_TOLD", 1.01)  # never told: the blind bar
-    assert choose_call(hand, auction, tosr).call == Call.parse("6C")
+    small = choose_call(hand, auction, tosr)
+    assert small.call == Call.parse("6C") and small.reason.endswith("small slam")
 
 
 def test_the_ace_ask_weighs_the_answer_as_the_captain_will_read_it(

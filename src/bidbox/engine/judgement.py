@@ -1962,8 +1962,8 @@ def _reason(call: Call, duty: str, lengths: Array, tricks: Array, partner_hcp: A
         return f"placement{must}: {held}; better to defend than to bid on"
     col = _COLUMN[strain]
     fit = "" if strain is Strain.NT else f", about {_num(lengths[:, col].mean())} {strain}"
-    level_word = ("slam" if call.level >= 6 else "game" if call.level >= GAME_LEVEL[strain]
-                  else "partscore")
+    level_word = ("grand slam" if call.level == 7 else "small slam" if call.level == 6
+                  else "game" if call.level >= GAME_LEVEL[strain] else "partscore")
     estimate = (f"placement{must}: {held}{fit}: about {tricks[:, col].mean():.1f} tricks in "
                 f"{strain}")
     if game_try and call == BLACKWOOD:
