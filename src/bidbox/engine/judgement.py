@@ -56,7 +56,7 @@ from bidbox.engine.walk import (
     described,
     table_context,
 )
-from bidbox.lang.system import CallEntry, Forcing, System
+from bidbox.lang.system import FORCING_PASS, CallEntry, Forcing, System
 
 _COLUMN = kernels.COLUMN
 """Strain -> column of the trick model's output (S, H, D, C, NT), and for a suit, of the
@@ -70,10 +70,6 @@ class Judgement:
     call: Call
     mask: Array
     reason: str
-
-
-FORCING_PASS = "forcing-pass"
-"""The tag of a pass that forces partner to call."""
 
 
 def obligation(state: TableState, pass_defined: bool = False) -> str:
@@ -1854,12 +1850,11 @@ def _blind_slam_ok(options: list[Call], probs: Array, all_aces: Array | None = N
     (control or key-card answers), which meet the bar after Blackwood instead
     (:data:`ASKED_GRAND_ODDS`)."""
     odds = _slam_odds(options, probs)
-    bar = np.array([GRAND_ODDS if c.is_bid and c.level == 7 else SLAM_ODDS for c in options])
-    out: Array = odds >= bar[None, :]
-    if all_aces is not None and all_aces.any():
-        grands = [j for j, c in enumerate(options) if c.is_bid and c.level == 7]
-        for j in grands:
-            out[all_aces, j] = odds[all_aces, j] >= ASKED_GRAND_ODDS
+    grand = np.array([c.is_bid and c.level == 7 for c in options])
+    bar = np.where(grand, GRAND_ODDS, SLAM_ODDS)[None, :]
+    if all_aces is not None:
+        bar = np.where(all_aces[:, None] & grand[None, :], ASKED_GRAND_ODDS, bar)
+    out: Array = odds >= bar
     return out
 
 

@@ -48,13 +48,17 @@ FORCING_ASKS: dict[str, frozenset[Forcing]] = {
 every call their partner may pass (non-forcing, invitational, sign-off, pass or correct):
 the calls they may be left to play in."""
 
+FORCING_PASS = "forcing-pass"
+"""The tag of a pass that obliges partner to call: the regulation alerts it, and
+judgement does not pass over it."""
+
 TAGS = frozenset({
     "artificial", "natural", "relay", "ask", "answer", "transfer", "puppet", "control",
     "cue", "preempt", "conventional", "stayman", "blackwood", "gerber", "takeout", "penalty",
     "negative", "waiting", "splinter", "michaels", "unusual", "limit", "strong", "weak",
     "canape", "raise", "cuebid", "optional", "lead-directing", "competitive", "balancing",
     "two-suited", "quantitative", "keycard", "fourth-suit", "baron", "denial", "step",
-    "sign-off", "game-try", "opening", "overcall", "jump", "fit", "multi", "forcing-pass",
+    "sign-off", "game-try", "opening", "overcall", "jump", "fit", "multi", FORCING_PASS,
     "rescue", "responsive", "lightner", "support", "inquiry", "exclusion",
 })
 """Tags a call may carry; ``transfer(H)`` style tags name a suit."""
