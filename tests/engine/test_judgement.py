@@ -472,9 +472,11 @@ def test_five_of_an_agreed_major_is_a_slam_try() -> None:
     # 1S-3S (10-12) is the notes' 4S sign-off for opener; with 17 HCP and three aces the
     # slam is no even chance blind, but it is opposite 11-12: 5S asks for the top of the
     # limit raise, and responder bids 6S with it, else passes.
+    # (With a control to show, the cheaper try is the control bid below game, which
+    # costs nothing when declined: 4D here.)
     auction = Auction.parse("1S P 3S P", Seat.S, Vulnerability.NS)
     tried = choose_call(Hand.parse("AQ862.AK9.A5.864"), auction, sbu())
-    assert tried.call == Call.parse("5S") and "slam try" in tried.reason, tried
+    assert tried.call == Call.parse("4D") and "slam try" in tried.reason, tried
     answer = Auction.parse("1S P 3S P 5S P", Seat.S, Vulnerability.NS)
     top = choose_call(Hand.parse("T973.J6.KJ7.AKT2"), answer, sbu())  # 12 HCP
     bottom = choose_call(Hand.parse("T973.Q64.KJ7.KT2"), answer, sbu())  # 10 HCP
@@ -742,10 +744,62 @@ def test_the_ace_ask_weighs_the_answer_as_the_captain_will_read_it(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """11 HCP and five hearts opposite Acol's 16-18 raise to 3H: asking is worth it when
     each answer is valued at the spread the captain reads after it (6H made on the dealt
-    deal, partner showing the two aces we lack); at the full spread he signs off in 4H."""
+    deal, partner showing the two aces we lack); at the full spread he does not ask."""
     from bidbox.engine import judgement
     auction = Auction.parse("P P 1C P 1H P 3H P", Seat.E, Vulnerability.NONE)
     hand = Hand.parse("AJ53.QT832.A3.64")
     assert choose_call(hand, auction, sbu()).call == Call.parse("4NT")
     monkeypatch.setattr(judgement, "ACE_SPREAD", 1.0)
-    assert choose_call(hand, auction, sbu()).call == Call.parse("4H")
+    # At the full spread it does not ask: it tries for slam with the control bid in
+    # diamonds, which costs nothing (4H over a decline), instead.
+    assert choose_call(hand, auction, sbu()).call == Call.parse("4D")
+
+
+# --- control bids: a slam try below game once a major is agreed ---------------------------
+
+
+def _meaning(system: dict[Side, System], auction: str, dealer: Seat = Seat.N) -> str:
+    calls = explain(Auction.parse(auction, dealer, Vulnerability.NONE), system).calls
+    return calls[-1].meaning
+
+
+def test_a_new_suit_at_four_over_partners_three_of_a_major_is_a_control_bid() -> None:
+    meaning = _meaning(sbu(), "1NT P 3S P 4D")
+    assert "slam try in S" in meaning and "control" in meaning and "none in C" in meaning
+    # The opponents in the auction, or our own natural suit not yet agreed: natural.
+    assert "slam try" not in _meaning(sbu(), "1NT 2C 3S P 4D")
+    assert "slam try" not in _meaning(sbu(), "1H P 1S P 2C P 3S P 4H")
+
+
+def test_a_relays_answer_in_a_major_agrees_nothing() -> None:
+    # TOSR's 3S here shows a minimum (two spades), not spades: 4H stays natural.
+    tosr = as_systems(load_system("tosr"))
+    assert "slam try" not in _meaning(tosr, "1C P 1NT P 2C P 2S P 2NT P 3D P 3H P 3S P 4H")
+
+
+def test_the_control_bid_is_made_with_slam_values_and_the_cheapest_control() -> None:
+    auction = Auction.parse("1NT P 3S P", Seat.S, Vulnerability.EW)
+    tried = choose_call(Hand.parse("7542.AKQ.K3.Q975"), auction, sbu())
+    # No club control: 4D, the cheapest suit it controls, and it says it is a try.
+    assert tried.call == Call.parse("4D") and "slam try" in tried.reason
+    minimum = choose_call(Hand.parse("7542.KQ2.K3.KJ75"), auction, sbu())
+    assert minimum.call == Call.parse("4S")
+
+
+@pytest.mark.parametrize(("hand", "call"), [
+    ("AKJT8.Q2.AT76.A2", "4NT"),  # the upper half, and the club control 4D denied
+    ("AKJT8.AQ.AT76.82", "4S"),   # as strong, but two small clubs: two quick losers
+    ("KJT98.J2.QT76.82", "4S"),   # a minimum
+])
+def test_partner_goes_on_over_a_control_bid_only_with_values_and_the_denied_control(
+        hand: str, call: str) -> None:
+    auction = Auction.parse("1NT P 3S P 4D P", Seat.S, Vulnerability.EW)
+    assert choose_call(Hand.parse(hand), auction, sbu()).call == Call.parse(call)
+
+
+def test_an_accepted_control_bid_needs_only_three_aces_after_blackwood() -> None:
+    # The estimate alone (partner's 12-14 and no more) would stop in 5S: the try and its
+    # acceptance already weighed the slam, and Blackwood only checks the aces.
+    auction = Auction.parse("1NT P 3S P 4D P 4NT P 5C P", Seat.S, Vulnerability.EW)
+    result = choose_call(Hand.parse("AKJT8.J.AT765.A8"), auction, sbu())
+    assert result.call == Call.parse("6S") and "accepted" in result.reason

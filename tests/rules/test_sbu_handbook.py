@@ -144,3 +144,26 @@ def test_system_flag_overrides_are_reported() -> None:
     decision = decide_alerts(explain(Auction.parse("1NT P 2C"), as_systems(system)), SBU())[2]
     assert decision.override and not decision.alert and "system file says no alert" in \
         decision.reason
+
+
+def test_a_judged_control_bid_is_alerted_as_a_cue_bid_and_a_natural_one_is_not() -> None:
+    """2.3.3 §1: side-suit controls shown in a slam auction are alerted, judgement's own
+    control bids too; a new suit our side may still play in is natural."""
+    from bidbox.core import Call
+    from bidbox.lang import load_system
+    from bidbox.rules.alerts import decide_call_alert
+    sbu = as_systems(load_system("sbu-level1"))
+    cue = decide_call_alert(Auction.parse("1NT P 3S P"), Call.parse("4D"), sbu, SBU())
+    assert cue.alert and cue.section == "2.3.3 §1", cue
+    natural = decide_call_alert(Auction.parse("1H P 1S P 2C P 3S P"), Call.parse("4H"), sbu,
+                                SBU())
+    assert not natural.alert, natural
+
+
+def test_the_least_length_a_meaning_states() -> None:
+    from bidbox.lang.constraints import And, MeasureRange, Or, SuitRange
+    four = SuitRange("lengths", "S", 4, None)
+    assert And((MeasureRange("hcp", 10, 12), four)).least_length("S") == 4
+    assert Or((four, SuitRange("lengths", "S", 2, 3))).least_length("S") == 2
+    assert Or((four, MeasureRange("hcp", 0, 7))).least_length("S") == 0
+    assert four.least_length("H") == 0

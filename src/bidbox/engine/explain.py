@@ -189,8 +189,11 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is outside the system: "
                     "its side's notes do not reach this auction")
         elif entry is None:
+            shared = judged_meaning(steps, step.index)
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
-                    "here: read as judgement (the captain's placement), natural")
+                    "here: read as judgement, "
+                    + ("a convention every player shares" if shared is not None
+                       else "(the captain's placement), natural"))
         said: tuple[str, ...] = ()
         if entry is not None:
             meaning = call_meaning(entry, step.context)

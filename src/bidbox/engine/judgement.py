@@ -95,6 +95,11 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
     seat = auction.next_seat
     if not state.opened:
         return "respect"  # openings are the notes' alone
+    n = len(auction.calls)
+    if n >= 2 and not auction.calls[-1].is_bid and _is_cue_try(state.steps, n - 2):
+        # Partner's control bid, doubled or not, under a game force or not: answered as
+        # a slam try (on towards slam, or four of the major).
+        return "invited"
     if state.side(seat).game_forced:
         return "forced"
     if _own_placement_doubled(state):
@@ -314,7 +319,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     invitations += try_columns
     for j in invitations:
         ev[:, j] = _invitation_value(auction, options[j], p, p.seats[auction.next_seat.partner],
-                                     hands)
+                                     hands, _try_contracts(state, options[j]))
     top = np.argmax(ev, axis=1)
     ranks = np.array([c.rank for c in weighed])  # -1 for pass and double
     ceiling = np.where(top >= len(options), ranks[top], 99)
@@ -332,6 +337,10 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     allowed &= _slam_fit(state, hands, p, options)
     for j in try_columns:
         allowed[:, j] &= _try_ok(state, p, hands, options[j])
+    # A control bid is a slam try whenever partner reads it so: never a contract.
+    for j, call in enumerate(options):
+        if j not in try_columns and call in cue_tries_now(state):
+            allowed[:, j] = False
     # A game the notes give only to stronger hands is a ceiling for the weaker ones, as
     # any call the notes reserve: what is not enough for their 3NT is not enough for 4NT.
     # And a misfit is not the shape to relax: a singleton in partner's long suit keeps
@@ -363,6 +372,7 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     best = np.argmax(ev_allowed, axis=1)
     out = _judgements(options, best, duty, p, _contract_ours(auction),
                       {options[j] for j in invitations})
+    out = _name_cues(state, p, out)
     out = [replace(j, reason=f"rescue from {auction.last_bid} doubled, a card short of "
                    f"the notes' sign-off in {j.call.strain}: {j.reason}")
            if j.call in rescued else j for j in out]
@@ -679,16 +689,19 @@ def is_invitation(before: Sequence[Call], call: Call) -> bool:
 
 
 def _invitation_value(auction: Auction, call: Call, p: _Prospects,
-                      partner: SeatEstimate, hands: Features) -> Array:
+                      partner: SeatEstimate, hands: Features,
+                      contracts: tuple[Call, Call] | None = None) -> Array:
     """Per hand, the expected score of the game try ``call`` (or of a slam try):
     partner accepts with at least the middle of what partner has shown
     (:func:`_answer_invitation`), so the target is played on partner's better half and
     the try on the worse half. Normal halves stand in for partner's HCP above and below
     that point; a slam target is valued, as every slam, on the distribution that sees the
-    aces and the shape."""
+    aces and the shape. ``contracts``: the target and the contract the try is declined
+    in (:func:`_try_contracts`), when not the target and the try itself."""
+    target, declined = contracts if contracts is not None else (_target(call), call)
     below, (upper, lower) = _halves(p, partner)
     values = []
-    for half, contract in ((upper, _target(call)), (lower, call)):
+    for half, contract in ((upper, target), (lower, declined)):
         probs = half.probs if contract.level < 6 else ace_mixed(half, hands)
         values.append(expected_scores(auction, [contract], probs, p.ctx.vul,
                                       p.ctx.they_vul, False)[:, 0])
@@ -756,13 +769,23 @@ def _try_ok(state: TableState, p: _Prospects, hands: Features, call: Call) -> Ar
     (:data:`SLAM_ODDS`) on partner's upper half, the hands that accept it, and gain IMPs
     there over the try left in; else partner's maximum is no slam either. A suit slam
     needs the known fit every suit slam needs (:func:`_slam_fit`)."""
-    target = _target(call)
+    target, declined = _try_contracts(state, call)
     _, (upper, _) = _halves(p, p.seats[state.next_seat.partner])
     mixed = ace_mixed(upper, hands)
     odds: Array = _blind_slam_ok([target], mixed)[:, 0]
-    gain: Array = _imp_gain(target, call, mixed, bool(p.ctx.vul)) > 0
+    gain: Array = _imp_gain(target, declined, mixed, bool(p.ctx.vul)) > 0
     out: Array = odds & gain & _slam_fit(state, hands, p, [target])[:, 0]
     out &= p.base_tricks.max(axis=1) >= TRY_REACH
+    agreed = cue_tries_now(state).get(call)
+    if agreed is not None:
+        out &= _cue_rows(hands, call, agreed)
+        own = p.seats[state.next_seat]
+        if p.seats[state.next_seat.partner].hcp_sd > own.hcp_sd:
+            # Partner's range is the wider one: partner is the captain and, with the top
+            # of it, looks for slam over our game. From the narrower hand the control bid
+            # shows a maximum with the fit, as over 1NT-3S (a flat 21 after 2NT-3H bids
+            # 4H, as Acol does).
+            out &= p.own_hcp >= own.hcp + own.hcp_sd
     return out
 
 
@@ -785,6 +808,9 @@ def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
     seat = auction.next_seat
     tried = state.last[seat.partner]
     assert tried is not None and tried.call.strain is not None
+    agreed = _cue_agreed(state.steps, tried.index)
+    if agreed is not None:
+        return _answer_cue(state, hands, defined, tried.call, agreed)
     game = _target(tried.call)
     kind = ("quantitative 4NT" if game == SIX_NT else "slam try" if game.level == 6
             else "game try")
@@ -801,6 +827,50 @@ def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
         out.append(Judgement(PASS, ~accept, f"declines partner's {kind}: fewer than "
                              f"{threshold} HCP, the lower half of what we have shown"))
     return out
+
+
+def _answer_cue(state: TableState, hands: Features, defined: set[Call], cue: Call,
+                agreed: Strain) -> list[Judgement]:
+    """Partner's control bid, a slam try in ``agreed`` (:func:`_cue_tries_after`): on
+    towards the slam with the upper half of what we have shown and a control of each side
+    suit the try denied (two quick losers there beat any slam), through Blackwood where
+    it is ours to ask, else the small slam at once; otherwise four of the major."""
+    auction = state.auction
+    seat = auction.next_seat
+    threshold = _accept_threshold(estimate_seats(state)[seat])
+    own = hands.value("hcp")
+    accept = own >= threshold
+    denied = _denied(cue, agreed)
+    if denied:
+        controls = _controls(hands)
+        for suit in denied:
+            accept &= controls[:, _COLUMN[suit]]
+    game, slam = Call.bid(4, agreed), Call.bid(6, agreed)
+    ask = (BLACKWOOD not in defined and auction.is_legal(BLACKWOOD) and asks_aces(state))
+    on = BLACKWOOD if ask else slam
+    if on in defined or not auction.is_legal(on):
+        accept &= False
+    held = (f"{threshold}+ HCP, the upper half of what we have shown"
+            + (f", and a control in {' and '.join(s.name for s in denied)}" if denied else ""))
+    out = []
+    if accept.any():
+        how = "asks for aces" if on == BLACKWOOD else "bids the small slam"
+        out.append(Judgement(on, accept, f"accepts partner's slam try in {agreed.name} "
+                             f"({cue}, a control bid): {held}; {how}"))
+    if (~accept).any():
+        out.append(Judgement(game, ~accept, f"declines partner's slam try in {agreed.name} "
+                             f"({cue}): not {held}; signs off in game"))
+    return out
+
+
+def _accepted_cue(steps: Sequence[WalkStep]) -> Strain | None:
+    """The major of partner's control bid that our Blackwood, answered at the end of
+    ``steps``, accepted (partner made the try, we asked over the opponent's pass), or
+    None."""
+    k = len(steps) - 4  # our Blackwood; the try two calls before it
+    if k < 2 or steps[k - 1].call != PASS:
+        return None
+    return _cue_agreed(steps, k - 2)
 
 
 @dataclass(frozen=True)
@@ -971,7 +1041,8 @@ def beyond_game(state: TableState, hands: Features, game: Call,
     best = np.where(np.isfinite(slam_ev.max(axis=1)), pick + 1, 0)
     invitations: set[Call] = set()
     for tried in sorted(_tries_in_reach(state, p), key=lambda c: c.rank):
-        if tried.strain is not game.strain or tried in defined or not auction.is_legal(tried):
+        if (_try_contracts(state, tried)[0].strain is not game.strain or tried in defined
+                or not auction.is_legal(tried)):
             continue
         # Past the notes' game (3NT opposite a no-trump range, four of an agreed major):
         # where no slam is sure enough to bid blind, the try asks partner for the top of
@@ -984,8 +1055,26 @@ def beyond_game(state: TableState, hands: Features, game: Call,
             invitations.add(tried)
             best = np.where(invite, len(options) - 1, best)
     return _with_ace_ask(state, hands, p, defined,
-                         _judgements(options, best, "free", p, _contract_ours(auction),
-                                     invitations))
+                         _name_cues(state, p, _judgements(options, best, "free", p,
+                                                          _contract_ours(auction),
+                                                          invitations)))
+
+
+def _name_cues(state: TableState, p: _Prospects, judged: list[Judgement]) -> list[Judgement]:
+    """``judged`` with the reason of a control bid saying what it is: a slam try."""
+    cues = cue_tries_now(state)
+    out = []
+    for j in judged:
+        agreed = cues.get(j.call)
+        if agreed is not None and j.call.strain is not None:
+            col = _COLUMN[agreed]
+            j = replace(j, reason=(
+                f"{_held(p, j.mask)}, about {_num(p.combined_len[j.mask, col].mean())} "
+                f"{agreed.name}: slam try, a control in {j.call.strain.name} (partner "
+                f"goes on with the upper half of the range shown, else signs off in "
+                f"{Call.bid(4, agreed)})"))
+        out.append(j)
+    return out
 
 
 def notes_slam_try(entry: CallEntry) -> Call | None:
@@ -1040,8 +1129,9 @@ def _try_gain(state: TableState, p: _Prospects, hands: Features, call: Call, gam
     on partner's upper half (the hands that accept), the try left in on the lower."""
     below, (upper, lower) = _halves(p, p.seats[state.next_seat.partner])
     vul = bool(p.ctx.vul)
-    accepted = _imp_gain(_target(call), game, ace_mixed(upper, hands), vul)
-    declined = _imp_gain(call, game, lower.probs, vul)
+    target, left = _try_contracts(state, call)
+    accepted = _imp_gain(target, game, ace_mixed(upper, hands), vul)
+    declined = _imp_gain(left, game, lower.probs, vul)
     out: Array = (1.0 - below) * accepted + below * declined
     return out
 
@@ -1170,10 +1260,137 @@ def _slam_tries_after(steps: Sequence[WalkStep], seat: Seat) -> frozenset[Call]:
 _TRY_CALLS = frozenset({BLACKWOOD, Call.bid(5, Strain.H), Call.bid(5, Strain.S)})
 
 
+def _cue_tries_after(steps: Sequence[WalkStep], seat: Seat) -> dict[Call, Strain]:
+    """The control bids that ``seat``, next after ``steps``, makes as slam tries, each
+    with the major it agrees: partner's natural bid of three of a major is the last bid,
+    the opponents silent, ``seat`` has bid before, no ace ask of ours yet; then a new suit
+    at the four level below four of the major is, as every player reads it, a try for
+    slam in the major that shows a control of that suit (ace, king, singleton or void)
+    and denies one in each cheaper side suit. It costs nothing when declined: partner
+    signs off in the game the auction was heading for. Partner bids on towards the slam
+    with the upper half of what it has shown and a control of each suit the try denies
+    (:func:`_answer_invitation`)."""
+    return _cue_tries([s.call for s in steps], [s.entry for s in steps],
+                      [s.seat for s in steps], seat)
+
+
+def _cue_tries(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+               seats: Sequence[Seat], seat: Seat) -> dict[Call, Strain]:
+    bids = [k for k, c in enumerate(calls) if c.is_bid]
+    if not bids:
+        return {}
+    last = bids[-1]
+    call, entry = calls[last], entries[last]
+    major = call.strain
+    if (seats[last] is not seat.partner or call.level != 3
+            or major not in (Strain.H, Strain.S)
+            or (entry is not None and (entry.is_artificial
+                                       or entry.shows.least_length(major.name) < SUPPORT))):
+        return {}  # partner's bid must show the major: a relay's answer in it may not
+    side = seat.side
+    if any(s.side is not side and c.kind is not CallKind.PASS
+           for c, s in zip(calls, seats, strict=True)):
+        return {}
+    if not any(s is seat and c.is_bid for c, s in zip(calls, seats, strict=True)):
+        return {}  # partner's opening pre-empt: a new suit over it is not a cue bid
+    # The major is agreed when we have bid it too, or when we have no suit of our own to
+    # show (only no-trump and artificial bids: 1NT 3S, Stayman's asker): otherwise a new
+    # suit of ours is natural (2C 2D 3C 3S 4H shows the hearts).
+    own = [c.strain for c, e, s in zip(calls, entries, seats, strict=True)
+           if s is seat and c.is_bid and (e is None or not e.is_artificial)]
+    if major not in own and any(strain is not Strain.NT for strain in own):
+        return {}
+    if any(s.side is side and (_asks_at(calls, entries, seats, k) or (
+            e is not None and (_ASKS | {"relay"}) & set(e.tags)))
+           for k, (e, s) in enumerate(zip(entries, seats, strict=True))):
+        return {}  # after an ask, or relays (whose captain places), no control bids
+    game = Call.bid(4, major)
+    return {Call.bid(4, suit): major for suit in (Strain.C, Strain.D, Strain.H)
+            if suit is not major and Call.bid(4, suit).rank < game.rank}
+
+
+SUPPORT = 3
+"""The length of the major that partner's three-level bid must show for a new suit over
+it to agree the major: a relay's answer in the suit (two spades shown) is no fit."""
+
+
+def _cue_in(calls: Sequence[Call], entries: Sequence[CallEntry | None],
+            seats: Sequence[Seat], index: int) -> Strain | None:
+    """The major that the judged control bid at ``index`` agrees, or None for another
+    call (:func:`_cue_tries`)."""
+    if entries[index] is not None or not calls[index].is_bid or calls[index].level != 4:
+        return None
+    return _cue_tries(calls[:index], entries[:index], seats[:index], seats[index]).get(
+        calls[index])
+
+
+def _is_cue_try(steps: Sequence[WalkStep], index: int) -> bool:
+    """Whether the call at ``index`` is a judged control bid (:func:`_cue_tries_after`)."""
+    return _cue_agreed(steps, index) is not None
+
+
+def _cue_agreed(steps: Sequence[WalkStep], index: int) -> Strain | None:
+    """The major the judged control bid at ``index`` agrees, or None for another call."""
+    return _cue_in([s.call for s in steps[:index + 1]], [s.entry for s in steps[:index + 1]],
+                   [s.seat for s in steps[:index + 1]], index)
+
+
 def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
-    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`)."""
-    return (steps[index].entry is None and steps[index].call in _TRY_CALLS
-            and steps[index].call in _slam_tries_after(steps[:index], steps[index].seat))
+    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`,
+    :func:`_cue_tries_after`)."""
+    step = steps[index]
+    if step.entry is not None:
+        return False
+    if step.call in _TRY_CALLS:
+        return step.call in _slam_tries_after(steps[:index], step.seat)
+    return _is_cue_try(steps, index)
+
+
+def cue_tries_now(state: TableState) -> dict[Call, Strain]:
+    """The control bids judgement may make next (:func:`_cue_tries_after`)."""
+    kept = _CUES_NOW.get(id(state))
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    out = _cue_tries_after(state.steps, state.next_seat)
+    _keep(_CUES_NOW, state, out)
+    return out
+
+
+def _controls(hands: Features) -> Array:
+    """Per hand and column (S, H, D, C): first- or second-round control of the suit, an
+    ace or king or at most one card, as a control bid shows it."""
+    held = np.asarray(hands.value("suit_controls")) > 0
+    short = np.asarray(hands.value("lengths")) <= 1
+    out: Array = held | short
+    return out
+
+
+def _denied(cue: Call, agreed: Strain) -> list[Strain]:
+    """The side suits a control bid ``cue`` in ``agreed`` passes over: it denies a control
+    in each (cue bids go up the line, the cheapest control first)."""
+    return [s for s in (Strain.C, Strain.D, Strain.H)
+            if s is not agreed and Call.bid(4, s).rank < cue.rank]
+
+
+def _cue_rows(hands: Features, cue: Call, agreed: Strain) -> Array:
+    """Per hand: whether ``cue`` is the control bid it makes (a control there, none in
+    the cheaper side suits)."""
+    controls = _controls(hands)
+    assert cue.strain is not None
+    out: Array = controls[:, _COLUMN[cue.strain]].copy()
+    for suit in _denied(cue, agreed):
+        out &= ~controls[:, _COLUMN[suit]]
+    return out
+
+
+def _try_contracts(state: TableState, call: Call) -> tuple[Call, Call]:
+    """The contracts a slam or game try ``call`` made next leads to: partner's acceptance
+    (game, or the small slam) and the contract it is declined in (the try itself, left in;
+    four of the major after a control bid)."""
+    agreed = cue_tries_now(state).get(call)
+    if agreed is not None:
+        return Call.bid(6, agreed), Call.bid(4, agreed)
+    return _target(call), call
 
 
 def slam_tries_now(state: TableState) -> frozenset[Call]:
@@ -1181,7 +1398,7 @@ def slam_tries_now(state: TableState) -> frozenset[Call]:
     kept = _TRIES_NOW.get(id(state))
     if kept is not None and kept[0] is state:
         return kept[1]
-    out = _slam_tries_after(state.steps, state.next_seat)
+    out = _slam_tries_after(state.steps, state.next_seat) | frozenset(cue_tries_now(state))
     _keep(_TRIES_NOW, state, out)
     return out
 
@@ -1198,6 +1415,7 @@ def _keep(table: OrderedDict[int, tuple[TableState, _T]], state: TableState, val
 _T = TypeVar("_T")
 _STATES_KEPT = 16384
 _TRIES_NOW: OrderedDict[int, tuple[TableState, frozenset[Call]]] = OrderedDict()
+_CUES_NOW: OrderedDict[int, tuple[TableState, dict[Call, Strain]]] = OrderedDict()
 _ASKS_ACES: OrderedDict[int, tuple[TableState, bool]] = OrderedDict()
 _OBLIGATIONS: OrderedDict[int, tuple[TableState, dict[bool, str]]] = OrderedDict()
 
@@ -1210,6 +1428,14 @@ def judged_convention(auction: Auction, entries: Sequence[CallEntry | None], ind
     return _judged(auction.calls, entries, seats, index)
 
 
+def judged_control_bid(auction: Auction, entries: Sequence[CallEntry | None], index: int
+                       ) -> bool:
+    """Whether the call at ``index``, made by judgement, is a control bid
+    (:func:`_cue_tries`), for readers that hold no walk state (the regulation's)."""
+    seats = [auction.seat_of(i) for i in range(len(auction.calls))]
+    return _cue_in(auction.calls, entries, seats, index) is not None
+
+
 def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
             seats: Sequence[Seat], index: int) -> str | None:
     """Judgement's Blackwood (:func:`_asks_at`), and a judged step answer to it after the
@@ -1218,6 +1444,14 @@ def _judged(calls: Sequence[Call], entries: Sequence[CallEntry | None],
         return None
     if _asks_at(calls, entries, seats, index):
         return "Blackwood: asks for aces"
+    agreed = _cue_in(calls, entries, seats, index)
+    if agreed is not None:
+        cue = calls[index]
+        assert cue.strain is not None
+        denied = _denied(cue, agreed)
+        return (f"control bid: a slam try in {agreed.name}, a control (ace, king, singleton "
+                f"or void) in {cue.strain.name}"
+                + (f", none in {' or '.join(s.name for s in denied)}" if denied else ""))
     if (calls[index] in ANSWERS and index >= 2 and calls[index - 1] == PASS
             and _asks_at(calls, entries, seats, index - 2)):
         return f"answers Blackwood: {_ACE_WORDS[ANSWERS.index(calls[index])]}"
@@ -1723,6 +1957,9 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
     probs = _ace_prospects(p, total, spread_share=ACE_SPREAD)
     auction = state.auction
     vul = bool(p.ctx.vul)
+    accepted = _accepted_cue(state.steps)
+    if accepted is not None:  # the suit the try agreed, whatever else fits
+        trumps = np.full(hands.n, _COLUMN[accepted])
     choice: dict[Call, Array] = {}
     reasons: dict[Call, str] = {}
     for column, suit in enumerate(_SUIT_OF_COLUMN):
@@ -1739,6 +1976,10 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
             at = total == k
             small[at] = (_slam_after(probs[at], int(k), five, six, vul) if stop.is_bid
                          and stop.level == 5 else (twelve[at] >= ASKED_SLAM_ODDS) & (k >= 3))
+        if accepted is not None:
+            # Partner's slam try and our acceptance already weighed the slam: the ace
+            # ask only checks that two aces are not missing.
+            small |= total >= 3
         grand = small & (total >= 4) & (thirteen >= ASKED_GRAND_ODDS) & (
             _imp_gain(seven, six, probs, vul) > 0)
         pick[rows] = 0
@@ -1754,6 +1995,10 @@ def after_ace_answer(state: TableState, hands: Features) -> list[Judgement]:
                 total[mask] == total[mask][0]) else "the aces between us"
             if j == 0 and (total[mask] < 3).all():
                 reasons[call] = "after Blackwood: two aces are missing: signs off"
+                continue
+            if accepted is not None and j == 1:
+                reasons[call] = (f"after Blackwood: {aces_words}; partner's slam try, "
+                                 f"accepted, weighed the rest: small slam")
                 continue
             reasons[call] = (f"after Blackwood: {aces_words}, about {made:.0%} to make "
                              f"{'thirteen' if j == 2 else 'twelve'} tricks in {suit}: "
@@ -1938,7 +2183,11 @@ def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
     if asks_aces(state):
         bids = [b for b in bids if b != BLACKWOOD]  # partner would read it as Blackwood
     if forced_game:
-        bids = [b for b in bids if b.strain is not None and b.level >= GAME_LEVEL[b.strain]]
+        # A control bid below game is a slam try that keeps the force (partner signs off
+        # in the game or bids on): it is weighed with the games.
+        cues = cue_tries_now(state)
+        bids = [b for b in bids if b in cues
+                or (b.strain is not None and b.level >= GAME_LEVEL[b.strain])]
     if not bids and duty == "forced":
         bids = list(ALL_BIDS[first:first + 5])  # everything natural is taken: still bid
     options.extend(bids)

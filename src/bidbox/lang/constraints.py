@@ -101,6 +101,13 @@ class Constraint:
             out |= child.measures()
         return out
 
+    def least_length(self, suit: str) -> int:
+        """The fewest cards of ``suit`` every fitting hand holds, as the text says it
+        (``4+S`` in every branch); 0 where it does not say. Read without the profile
+        space, so that a reader with only the calls (the regulation) can tell a bid that
+        shows its suit from one that names it."""
+        return 0
+
 
 @dataclass(frozen=True)
 class Always(Constraint):
@@ -125,6 +132,9 @@ class And(Constraint):
     def children(self) -> tuple[Constraint, ...]:
         return self.items
 
+    def least_length(self, suit: str) -> int:
+        return max((c.least_length(suit) for c in self.items), default=0)
+
     def __str__(self) -> str:
         return ", ".join(_wrap(c, 2) for c in self.items)
 
@@ -139,6 +149,9 @@ class Or(Constraint):
 
     def children(self) -> tuple[Constraint, ...]:
         return self.items
+
+    def least_length(self, suit: str) -> int:
+        return min((c.least_length(suit) for c in self.items), default=0)
 
     def __str__(self) -> str:
         return " | ".join(_wrap(c, 1) for c in self.items)
@@ -214,6 +227,11 @@ class SuitRange(Constraint):
 
     def measures(self) -> set[str]:
         return {self.measure}
+
+    def least_length(self, suit: str) -> int:
+        if self.measure == "lengths" and self.suit == suit and self.lo is not None:
+            return int(self.lo)
+        return 0
 
     def __str__(self) -> str:
         if self.measure == "lengths":

@@ -30,7 +30,7 @@ from bidbox.core.calls import PASS, Call, CallKind, Strain
 from bidbox.core.findings import Finding
 from bidbox.core.seats import Seat, Vulnerability
 from bidbox.engine.explain import SUIT_KEYS
-from bidbox.engine.judgement import judged_convention
+from bidbox.engine.judgement import judged_control_bid, judged_convention
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.profiles import EXACT_MEASURES
 from bidbox.engine.walk import guard_holds, table_context, tried_before
@@ -351,7 +351,9 @@ class SBU:
                                  "a redouble showing willingness to play there")
         reading = read_bid(entry, call, s, s.context)
         if not reading.natural:
-            if tags_of(entry) & CONTROL_TAGS and not _in_their_suit(s):
+            control = bool(tags_of(entry) & CONTROL_TAGS) or (
+                entry is None and judged_control_bid(s.auction, s.entries, s.index))
+            if control and not _in_their_suit(s):
                 return AlertDecision(True, "cue-bid", "2.3.3 §1", reading.reason)
             return AlertDecision(True, "conventional", "2.3.2 §1", reading.reason)
         weak = self._unexpectedly_weak(s)
