@@ -66,7 +66,7 @@ from bidbox.core.calls import CallKind, Strain
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine import BidResult, as_systems, bid_batch, bid_deal
-from bidbox.engine.estimate import estimate_seats
+from bidbox.engine.estimate import SHOWN_FIT, estimate_seats, side_shown_length
 from bidbox.engine.walk import replay as walk_replay
 from bidbox.errors import BidboxError, plain_reason
 from bidbox.evaluate.dealer import DealBatch
@@ -486,9 +486,6 @@ def artificial_left_by(auction: Auction, results: Sequence[BidResult]) -> str:
     return call_source(results[after])
 
 
-_SUIT_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
-
-
 def artificial_unshown(auction: Auction, results: Sequence[BidResult],
                        systems: Mapping[Side, System]) -> bool:
     """Whether an artificial final contract is in a suit its side has not shown seven
@@ -502,12 +499,8 @@ def artificial_unshown(auction: Auction, results: Sequence[BidResult],
     if contract.strain is Strain.NT:
         return False
     _, state = walk_replay(auction, systems)
-    seats = estimate_seats(state)
-    column = _SUIT_COLUMN[contract.strain]
-    declarer = contract.declarer
-    shown = (seats[declarer].min_lengths[column]
-             + seats[declarer.partner].min_lengths[column])
-    return shown < 7
+    return side_shown_length(estimate_seats(state), contract.declarer,
+                             contract.strain) < SHOWN_FIT
 
 
 def game_force_dropped(auction: Auction, results: Sequence[BidResult]) -> bool:

@@ -167,3 +167,21 @@ def test_the_least_length_a_meaning_states() -> None:
     assert Or((four, SuitRange("lengths", "S", 2, 3))).least_length("S") == 2
     assert Or((four, MeasureRange("hcp", 0, 7))).least_length("S") == 0
     assert four.least_length("H") == 0
+
+
+def test_a_forcing_pass_is_read_one_way_by_alert_card_and_judgement() -> None:
+    """A pass tagged forcing-pass, or written with a forcing word, is a forcing pass for
+    every reader: alerted, on the card's unusual methods, binding partner (judgement reads
+the same property)."""
+    from bidbox.rules.card import convention_card
+    tagged = compiled("system fp\n1NT hcp 12-14, balanced\n  (X)\n"
+                      "    P  hcp 0-7 [forcing-pass, artificial] \"forcing pass\"\n")
+    worded = compiled("system fw\n1NT hcp 12-14, balanced\n  (X)\n"
+                      "    P  hcp 0-7 [f1] \"forcing: opener decides\"\n")
+    for system in (tagged, worded):
+        passes = [e for node in system.nodes() for e in node.calls if e.call.kind.name == "PASS"]
+        assert passes and all(e.is_forcing_pass for e in passes), system.name
+        unusual = convention_card(system, SBU())["unusual"]
+        assert isinstance(unusual, list) and "forcing passes" in unusual, system.name
+        alerts = decide_alerts(explain(Auction.parse("1NT X P"), as_systems(system)), SBU())
+        assert alerts[-1].alert and alerts[-1].section == "2.3.4 §6", system.name

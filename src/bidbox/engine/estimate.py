@@ -22,6 +22,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
+from bidbox.core.calls import Strain
 from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
@@ -49,6 +50,22 @@ class SeatEstimate:
     partner's aces are then read from partner's share of the points."""
     aces: tuple[float, ...] | None = None
     """P(aces = 0..4) the same way, where the calls speak of aces (a key-card answer)."""
+
+
+_LENGTH_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
+SHOWN_FIT = 7
+"""The cards in a suit that a side's calls must promise between the partners for a
+contract there to be a strain they chose, not an artificial call that names it."""
+
+
+def side_shown_length(seats: Mapping[Seat, SeatEstimate], seat: Seat, strain: Strain) -> int:
+    """The least number of cards of the suit ``strain`` that the calls of ``seat`` and its
+    partner promise between them (0 for no-trump). Judgement reads it before leaving our
+    artificial call in; the real-board benchmark counts final contracts by it."""
+    column = _LENGTH_COLUMN.get(strain)
+    if column is None:
+        return 0
+    return int(seats[seat].min_lengths[column] + seats[seat.partner].min_lengths[column])
 
 
 ESTIMATE_SAMPLE = 40_000

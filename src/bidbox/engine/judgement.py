@@ -39,7 +39,14 @@ from bidbox.core.calls import ALL_BIDS, DOUBLE, GAME_LEVEL, PASS, Call, CallKind
 from bidbox.core.scoring import imps_array, score_table
 from bidbox.core.seats import Seat, Side
 from bidbox.engine import kernels
-from bidbox.engine.estimate import PartnerView, SeatEstimate, estimate_seats, partner_view
+from bidbox.engine.estimate import (
+    SHOWN_FIT,
+    PartnerView,
+    SeatEstimate,
+    estimate_seats,
+    partner_view,
+    side_shown_length,
+)
 from bidbox.engine.features import Array, Features
 from bidbox.engine.predicates import TableContext
 from bidbox.engine.tricks import (
@@ -56,7 +63,7 @@ from bidbox.engine.walk import (
     described,
     table_context,
 )
-from bidbox.lang.system import FORCING_PASS, CallEntry, Forcing, System
+from bidbox.lang.system import CallEntry, Forcing, System
 
 _COLUMN = kernels.COLUMN
 """Strain -> column of the trick model's output (S, H, D, C, NT), and for a suit, of the
@@ -110,7 +117,7 @@ def _obligation(state: TableState, pass_defined: bool) -> str:
     last_index = auction.last_bid_index()
     contract_ours = _contract_ours(auction)
     if (partner is not None and partner.call.kind is CallKind.PASS and rho_quiet
-            and partner.entry is not None and FORCING_PASS in partner.entry.tags):
+            and partner.entry is not None and partner.entry.is_forcing_pass):
         # Partner's forcing pass (TOSR's positive pass over interference of the strong
         # club) is a call like any forcing one: where the notes give no continuation we
         # still may not pass (opener had passed it, defending 1S undoubled with 26 HCP).
@@ -157,10 +164,7 @@ def _unshown_suit(state: TableState, call: Call) -> bool:
     suit names a contract, a strong club does not."""
     if call.strain is None or call.strain is Strain.NT:
         return False
-    seats = estimate_seats(state)
-    seat = state.next_seat
-    column = _COLUMN[call.strain]
-    return int(seats[seat].min_lengths[column] + seats[seat.partner].min_lengths[column]) < 7
+    return side_shown_length(estimate_seats(state), state.next_seat, call.strain) < SHOWN_FIT
 
 
 def _own_placement_doubled(state: TableState) -> bool:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from bidbox.core.calls import Call
+from bidbox.core.calls import Call, CallKind
 from bidbox.lang.constraints import ANY, Constraint, conjoin
 from bidbox.lang.diagnostics import Location
 
@@ -123,6 +123,14 @@ class CallEntry:
         # The kept constraints are not part of the entry: a compiled system in the disk
         # cache stays what it was.
         return {k: v for k, v in self.__dict__.items() if k not in ("_choose", "_shown")}
+
+    @property
+    def is_forcing_pass(self) -> bool:
+        """A pass that obliges partner to call: tagged ``forcing-pass``, or written with a
+        forcing word (``f1``, ``gf``). One reading for every reader: the regulation
+        alerts it, the convention card lists it, judgement binds partner by it."""
+        return self.call.kind is CallKind.PASS and (
+            FORCING_PASS in self.tags or (self.forcing is not None and self.forcing.is_forcing))
 
     @property
     def is_artificial(self) -> bool:

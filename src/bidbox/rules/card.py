@@ -195,8 +195,7 @@ def _unusual(system: System) -> set[str]:
             tags = tags_of(entry)
             if "canape" in tags:
                 out.add("canape: shorter suit bid before a longer one")
-            if entry.call.kind is CallKind.PASS and entry.forcing is not None \
-                    and entry.forcing.is_forcing:
+            if entry.is_forcing_pass:
                 out.add("forcing passes")
             if "relay" in tags:
                 out.add("relay methods")

@@ -47,7 +47,7 @@ from bidbox.lang.constraints import (
     negate,
     terms,
 )
-from bidbox.lang.system import FORCING_PASS, CallEntry, Forcing, Node, System
+from bidbox.lang.system import CallEntry, Forcing, Node, System
 from bidbox.rules.meaning import (
     find_hand,
     hand_types,
@@ -332,9 +332,7 @@ class SBU:
     def _rule(self, s: CallSituation) -> AlertDecision:
         call, entry = s.call, s.entry
         if call.kind is CallKind.PASS:
-            tags = tags_of(entry)
-            if entry is not None and ((entry.forcing is not None and entry.forcing.is_forcing)
-                                      or FORCING_PASS in tags):
+            if entry is not None and entry.is_forcing_pass:
                 return AlertDecision(True, "forcing pass", "2.3.4 §6",
                                      "a pass that asks partner to bid or double")
             return AlertDecision(False, "natural pass", "2.3.4 §6",
