@@ -806,8 +806,8 @@ def _answer_invitation(state: TableState, hands: Features, defined: set[Call]
                        ) -> list[Judgement]:
     """Partner's judged try (2NT or three of our major for game; a quantitative 4NT, or
     five of our major, for the small slam): the target with at least the middle of what
-    we have shown, else pass. The notes' own calls here, if any, were tried first and did
-    not fit."""
+    we have shown, else pass; a control bid is answered by :func:`_answer_cue`. The notes'
+    own calls here, if any, were tried first and did not fit."""
     auction = state.auction
     seat = auction.next_seat
     tried = state.last[seat.partner]
@@ -1398,7 +1398,8 @@ def _try_contracts(state: TableState, call: Call) -> tuple[Call, Call]:
 
 
 def slam_tries_now(state: TableState) -> frozenset[Call]:
-    """The slam tries judgement may make next (:func:`_slam_tries_after`)."""
+    """The slam tries judgement may make next: 4NT and 5M (:func:`_slam_tries_after`) and
+    the control bids below game (:func:`cue_tries_now`)."""
     kept = _TRIES_NOW.get(id(state))
     if kept is not None and kept[0] is state:
         return kept[1]
