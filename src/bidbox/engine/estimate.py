@@ -27,6 +27,7 @@ from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
 from bidbox.engine.inference import CallReading, Facts, fitting, is_exact, read_steps
+from bidbox.engine.kernels import COLUMN
 from bidbox.engine.predicates import TableContext, compile_predicate, compose
 from bidbox.engine.profiles import EXACT_MEASURES, profile_space
 from bidbox.engine.walk import TableState, WalkStep
@@ -52,7 +53,6 @@ class SeatEstimate:
     """P(aces = 0..4) the same way, where the calls speak of aces (a key-card answer)."""
 
 
-_LENGTH_COLUMN = {Strain.S: 0, Strain.H: 1, Strain.D: 2, Strain.C: 3}
 SHOWN_FIT = 7
 """The cards in a suit that a side's calls must promise between the partners for a
 contract there to be a strain they chose, not an artificial call that names it."""
@@ -62,9 +62,9 @@ def side_shown_length(seats: Mapping[Seat, SeatEstimate], seat: Seat, strain: St
     """The least number of cards of the suit ``strain`` that the calls of ``seat`` and its
     partner promise between them (0 for no-trump). Judgement reads it before leaving our
     artificial call in; the real-board benchmark counts final contracts by it."""
-    column = _LENGTH_COLUMN.get(strain)
-    if column is None:
+    if strain is Strain.NT:
         return 0
+    column = COLUMN[strain]  # S, H, D, C: the lengths' order too
     return int(seats[seat].min_lengths[column] + seats[seat.partner].min_lengths[column])
 
 

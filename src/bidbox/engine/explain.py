@@ -185,11 +185,12 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
     for reading in readings:
         step, entry = reading.step, reading.entry
         note = None
+        # Judgement's shared conventions (Blackwood and its answers, a control bid).
+        shared = judged_meaning(steps, step.index) if entry is None else None
         if step.node is None and entry is None:
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is outside the system: "
                     "its side's notes do not reach this auction")
         elif entry is None:
-            shared = judged_meaning(steps, step.index)
             note = (f"call {step.index + 1} ({step.call} by {step.seat}) is not defined "
                     "here: read as judgement, "
                     + ("a convention every player shares" if shared is not None
@@ -205,7 +206,7 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
         else:
             # Judgement's Blackwood and its answers are the conventions every player shares,
             # and so is a natural suit bid below 3NT (walk.described).
-            meaning = (judged_meaning(steps, step.index)
+            meaning = (shared
                        or (f"natural: {step.judged.describe()}"
                            if step.judged is not None else None)
                        or "not in the system: natural")

@@ -1249,16 +1249,28 @@ def _slam_tries_after(steps: Sequence[WalkStep], seat: Seat) -> frozenset[Call]:
     seats = [s.seat for s in steps]
     out = {BLACKWOOD} if _quantitative_after(calls, entries, seats, seat) else set()
     side = seat.side
-    if any(s.seat.side is not side and s.call.kind is not CallKind.PASS for s in steps):
-        return frozenset(out)
-    if any(s.seat.side is side and (_asks_at(calls, entries, seats, k) or (
-            s.entry is not None and _ASKS & set(s.entry.tags))) for k, s in enumerate(steps)):
+    if not _they_passed(calls, seats, side) or _asked(calls, entries, seats, side, _ASKS):
         return frozenset(out)
     for strain in (Strain.H, Strain.S):
         if any(s.seat is seat.partner and s.call.is_bid and s.call.strain is strain
                for s in steps):
             out.add(Call.bid(5, strain))
     return frozenset(out)
+
+
+def _they_passed(calls: Sequence[Call], seats: Sequence[Seat], side: Side) -> bool:
+    """Whether the side other than ``side`` has only passed in ``calls``."""
+    return all(s.side is side or c.kind is CallKind.PASS
+               for c, s in zip(calls, seats, strict=True))
+
+
+def _asked(calls: Sequence[Call], entries: Sequence[CallEntry | None], seats: Sequence[Seat],
+           side: Side, tags: frozenset[str]) -> bool:
+    """Whether ``side`` has made judgement's Blackwood, or a call of its notes with one of
+    ``tags`` (an ace or key-card ask; a relay), in ``calls``."""
+    return any(s.side is side and (_asks_at(calls, entries, seats, k) or (
+        e is not None and bool(tags & set(e.tags))))
+        for k, (e, s) in enumerate(zip(entries, seats, strict=True)))
 
 
 _TRY_CALLS = frozenset({BLACKWOOD, Call.bid(5, Strain.H), Call.bid(5, Strain.S)})
@@ -1292,8 +1304,7 @@ def _cue_tries(calls: Sequence[Call], entries: Sequence[CallEntry | None],
                                        or entry.shows.least_length(major.name) < SUPPORT))):
         return {}  # partner's bid must show the major: a relay's answer in it may not
     side = seat.side
-    if any(s.side is not side and c.kind is not CallKind.PASS
-           for c, s in zip(calls, seats, strict=True)):
+    if not _they_passed(calls, seats, side):
         return {}
     if not any(s is seat and c.is_bid for c, s in zip(calls, seats, strict=True)):
         return {}  # partner's opening pre-empt: a new suit over it is not a cue bid
@@ -1304,9 +1315,7 @@ def _cue_tries(calls: Sequence[Call], entries: Sequence[CallEntry | None],
            if s is seat and c.is_bid and (e is None or not e.is_artificial)]
     if major not in own and any(strain is not Strain.NT for strain in own):
         return {}
-    if any(s.side is side and (_asks_at(calls, entries, seats, k) or (
-            e is not None and (_ASKS | {"relay"}) & set(e.tags)))
-           for k, (e, s) in enumerate(zip(entries, seats, strict=True))):
+    if _asked(calls, entries, seats, side, _ASKS | {"relay"}):
         return {}  # after an ask, or relays (whose captain places), no control bids
     game = Call.bid(4, major)
     return {Call.bid(4, suit): major for suit in (Strain.C, Strain.D, Strain.H)
@@ -1340,14 +1349,10 @@ def _cue_agreed(steps: Sequence[WalkStep], index: int) -> Strain | None:
 
 
 def _is_slam_try(steps: Sequence[WalkStep], index: int) -> bool:
-    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`,
-    :func:`_cue_tries_after`)."""
-    step = steps[index]
-    if step.entry is not None:
-        return False
-    if step.call in _TRY_CALLS:
-        return step.call in _slam_tries_after(steps[:index], step.seat)
-    return _is_cue_try(steps, index)
+    """Whether the call at ``index`` is a judged slam try (:func:`_slam_tries_after`); a
+    control bid is read first, by :func:`_obligation`."""
+    return (steps[index].entry is None and steps[index].call in _TRY_CALLS
+            and steps[index].call in _slam_tries_after(steps[:index], steps[index].seat))
 
 
 def cue_tries_now(state: TableState) -> dict[Call, Strain]:
