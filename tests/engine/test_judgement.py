@@ -803,3 +803,60 @@ def test_an_accepted_control_bid_needs_only_three_aces_after_blackwood() -> None
     auction = Auction.parse("1NT P 3S P 4D P 4NT P 5C P", Seat.S, Vulnerability.EW)
     result = choose_call(Hand.parse("AKJT8.J.AT765.A8"), auction, sbu())
     assert result.call == Call.parse("6S") and "accepted" in result.reason
+
+
+# --- Penalty doubles by judgement ----------------------------------------------------------
+
+def test_their_sacrifice_is_doubled_where_we_expect_to_beat_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """1S (2H) 2S (4H) 4S: the raise over our game is theirs to play; with three defensive
+    tricks outside their trumps and partner's overcall, the defender doubles rather than
+    passing, and partner, who overcalled, leaves the double in."""
+    from bidbox.core.calls import DOUBLE
+    from bidbox.engine import judgement
+    from bidbox.engine.bidder import PENALTY_DOUBLE_TEXT
+    hand, auction = Hand.parse("AJ5.K4.KQJ3.QT32"), Auction.parse("1S 2H 2S 4H 4S P P")
+    result = choose_call(hand, auction, sbu())
+    assert result.call == DOUBLE and result.source == "placement", result
+    assert "to beat 4S" in result.reason and result.meaning == PENALTY_DOUBLE_TEXT
+    partner = choose_call(Hand.parse("Q2.AQT983.72.K54"), Auction.parse("1S 2H 2S 4H 4S P P X P"),
+                          sbu())
+    assert partner.call == PASS and "doubled them for penalty" in partner.reason
+    # The double is made in place of the pass: without it the same hand defends undoubled.
+    monkeypatch.setattr(judgement, "PENALTY_SIDES", frozenset())
+    assert choose_call(hand, auction, sbu()).call == PASS
+
+
+def test_only_their_contract_is_doubled_and_only_where_penalty_is_the_default() -> None:
+    from bidbox.engine.judgement import _final_looking, _takeout_by_default
+    game = replay(Auction.parse("1S 2H 2S 4H 4S P P"), sbu())[1]
+    assert _final_looking(game) and not _takeout_by_default(game, 4)
+    # (1H) P (2H) P (P): partner has only passed, so a double of 2H is for takeout.
+    protect = replay(Auction.parse("1H P 2H P P"), sbu())[1]
+    assert _takeout_by_default(protect, 2) and not _final_looking(protect)
+    # Stayman in the middle of their auction is no contract to double.
+    assert not _final_looking(replay(Auction.parse("1NT P 2C"), sbu())[1])
+
+
+def test_the_double_is_valued_in_imps_by_their_tricks() -> None:
+    from bidbox.engine.judgement import _double_gain
+    gain = _double_gain(Call.parse("4S"), True)
+    assert gain[8] == 7  # two down vulnerable: 200 undoubled, 500 doubled
+    assert gain[9] == 3  # one down: 100 against 200
+    assert gain[10] == -5  # made: 620 against 790
+
+
+def test_the_defence_calibration_moves_our_raw_estimate_of_their_tricks() -> None:
+    """The shipped calibration (tools/build_defence_tricks.py): a distribution around the
+    fitted mean, which shrinks our raw reading (13 less our tricks) towards theirs."""
+    from bidbox.engine.judgement import _defence_model, defence_features, defence_tricks
+    state = replay(Auction.parse("1S 2H 2S 4H 4S P P"), sbu())[1]
+    ours = trick_distribution(np.array([6.0, 8.0]), np.array([1.2, 1.2]))
+    theirs = defence_tricks(state, ours)
+    assert np.allclose(theirs.sum(axis=1), 1.0)
+    coef, _ = _defence_model()
+    fitted = defence_features(state, ours) @ coef
+    assert np.allclose(theirs @ np.arange(14), fitted, atol=0.05)
+    raw = 13.0 - ours @ np.arange(14)
+    assert 0.0 < coef[1] < 1.0  # shrunk: the raw reading was overconfident
+    assert fitted[0] - fitted[1] < raw[0] - raw[1]

@@ -185,3 +185,18 @@ the same property)."""
         assert isinstance(unusual, list) and "forcing passes" in unusual, system.name
         alerts = decide_alerts(explain(Auction.parse("1NT X P"), as_systems(system)), SBU())
         assert alerts[-1].alert and alerts[-1].section == "2.3.4 §6", system.name
+
+
+def test_judgements_penalty_double_is_read_as_penalty_and_explained_so() -> None:
+    """Judgement doubles for penalty only where penalty is the default (2.3.4 §2), so its
+    double of their game is not alerted; explain names it a penalty double."""
+    from bidbox.core import Call
+    from bidbox.engine.bidder import PENALTY_DOUBLE_TEXT
+    from bidbox.lang import load_system
+    from bidbox.rules.alerts import decide_call_alert
+    sbu = as_systems(load_system("sbu-level1"))
+    decision = decide_call_alert(Auction.parse("1S 2H 2S 4H 4S P P"), Call.parse("X"), sbu,
+                                 SBU())
+    assert not decision.alert and "penalty" in decision.rule, decision
+    told = explain(Auction.parse("1S 2H 2S 4H 4S P P X"), sbu)
+    assert told.calls[-1].meaning == PENALTY_DOUBLE_TEXT

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bidbox.core.auction import Auction
-from bidbox.core.calls import PASS, Call
+from bidbox.core.calls import DOUBLE, PASS, Call
 from bidbox.core.hand import Hand
 from bidbox.core.seats import Seat, Side, Vulnerability
 from bidbox.engine.decide import PLACEMENT, Decision, decide
@@ -18,6 +18,16 @@ from bidbox.lang.system import CallEntry, Forcing, System
 
 PLACEMENT_TEXT = "not in the notes: the captain's placement"
 PLACEMENT_PASS_TEXT = "no agreement here: pass by judgement"
+PENALTY_DOUBLE_TEXT = "penalty double by judgement: expects to beat their contract"
+"""What a double means that no notes define: judgement doubles only for penalty, and only
+where penalty is the double's default reading (engine.judgement._penalty_doubles)."""
+
+
+def placement_text(call: Call) -> str:
+    """The meaning of a call judgement made where the notes define none."""
+    if call == PASS:
+        return PLACEMENT_PASS_TEXT
+    return PENALTY_DOUBLE_TEXT if call == DOUBLE else PLACEMENT_TEXT
 
 
 def default_alert(entry: CallEntry | None) -> bool:
@@ -59,9 +69,8 @@ def result_of(decision: Decision) -> BidResult:
         return BidResult(entry.call, entry, entry.text(), entry.forcing, default_alert(entry),
                          True, decision.reason, PLACEMENT)
     if entry is None:
-        meaning = PLACEMENT_PASS_TEXT if decision.call == PASS else PLACEMENT_TEXT
-        return BidResult(decision.call, None, meaning, None, False, True, decision.reason,
-                         PLACEMENT)
+        return BidResult(decision.call, None, placement_text(decision.call), None, False,
+                         True, decision.reason, PLACEMENT)
     return BidResult(entry.call, entry, entry.text(), entry.forcing, default_alert(entry),
                      False, decision.reason, decision.source)
 

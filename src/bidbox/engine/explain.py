@@ -16,7 +16,7 @@ import numpy as np
 from bidbox.core.auction import Auction
 from bidbox.core.calls import Call
 from bidbox.core.seats import Seat, Side
-from bidbox.engine.bidder import PLACEMENT_PASS_TEXT, default_alert
+from bidbox.engine.bidder import default_alert, placement_text
 from bidbox.engine.features import Array, Features, sample_hands, shaped_hands
 from bidbox.engine.inference import (
     CallReading,
@@ -201,8 +201,8 @@ def _explain_calls(readings: list[CallReading], denials: bool = True
             if denials:
                 said = tuple(denial_words(reading.denied, entry.shown, before[step.seat],
                                           step.context))
-        elif step.call.kind.name == "PASS":
-            meaning = PLACEMENT_PASS_TEXT
+        elif step.call.kind.name in ("PASS", "DOUBLE"):
+            meaning = placement_text(step.call)
         else:
             # Judgement's Blackwood and its answers are the conventions every player shares,
             # and so is a natural suit bid below 3NT (walk.described).

@@ -290,8 +290,11 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
     # left in by a weak hand), but not an answer to our own ask: we asked, we place.
     duty = obligation(state, PASS in defined or (default_pass and not _answers_our_ask(state)))
     if duty == "respect" or hands.n == 0:
+        partner = state.last[auction.next_seat.partner]
         why = ("no opening fits: pass" if not state.opened else
-               "partner has placed the contract (or signed off): pass")
+               "partner doubled them for penalty: pass, we defend"
+               if partner is not None and partner.call == DOUBLE and partner.entry is None
+               else "partner has placed the contract (or signed off): pass")
         return [Judgement(PASS, everyone, why)]
     if duty == "invited":
         return _answer_invitation(state, hands, defined)
@@ -382,6 +385,8 @@ def judge(state: TableState, hands: Features, systems: Mapping[Side, System],
            if j.call in rescued else j for j in out]
     if DOUBLE not in defined and sacrifice_over_our_game(state):
         out = [_doubled_sacrifice(j, auction) if j.call == PASS else j for j in out]
+    elif DOUBLE not in defined:
+        out = _penalty_doubles(state, p, out)
     may_ask = None if slam_floor is None else p.own_hcp >= slam_floor
     out = _with_ace_ask(state, hands, p, defined, out, may_ask)
     out = explore_major(state, hands, p, defined, out, duty)
@@ -644,6 +649,162 @@ def _doubled_sacrifice(judged: Judgement, auction: Auction) -> Judgement:
     return Judgement(DOUBLE, judged.mask,
                      f"penalty: our game force bid game and they sacrificed in {last}; "
                      f"rather than let them play it undoubled ({judged.reason})")
+
+
+PENALTY_GAIN = 1.5
+"""Expected IMPs a judged penalty double must gain over a pass of the same contract."""
+PENALTY_LEVEL = 2
+"""The lowest level of their contract that judgement doubles for penalty."""
+PENALTY_SIDES: frozenset[Side] = frozenset(Side)
+"""The sides whose judgement makes penalty doubles. Both, in play; a match of the engine
+against itself without them gives them to one team only (benchmarks/bench_doubles.py),
+since a par-distance benchmark cannot score a double: it punishes the declarers' overbid
+further, which moves the table away from par."""
+
+
+def _penalty_doubles(state: TableState, p: _Prospects, judged: list[Judgement]
+                     ) -> list[Judgement]:
+    """``judged`` with a penalty double, in place of the pass, for the hands that expect
+    to beat the opponents' contract by enough: where the notes and base give the double
+    no meaning here and their bid looks like their contract (:func:`_final_looking`), a
+    player who would defend anyway doubles when the expected IMPs of the double against
+    the pass reach :data:`PENALTY_GAIN`. Their tricks are read from ours as declarer in
+    their strain through the defence calibration (:func:`defence_tricks`): taken as they
+    stand (13 less ours) they were overconfident, 60-80% "to beat" contracts that went
+    down about half the time. Our own bids are already weighed as doubled when two down
+    in a contested auction (kernels.score_rows); without the double the opponents'
+    sacrifices cost them less than the same model charges ours."""
+    auction = state.auction
+    last = auction.last_bid
+    if (last is None or last.strain is None or last.level < PENALTY_LEVEL
+            or auction.next_seat.side not in PENALTY_SIDES or _contract_ours(auction)
+            or auction.doubled or not auction.is_legal(DOUBLE) or not _final_looking(state)):
+        return judged
+    passing = next((j for j in judged if j.call == PASS), None)
+    if passing is None:
+        return judged
+    theirs = defence_tricks(state, p.probs[:, _COLUMN[last.strain]])
+    gain = theirs @ _double_gain(last, p.ctx.they_vul)
+    doubling = passing.mask & (gain >= PENALTY_GAIN)
+    if not doubling.any():
+        return judged
+    down = theirs[doubling, :last.level + 6].sum(axis=1)
+    out = [replace(j, mask=j.mask & ~doubling) if j.call == PASS else j for j in judged]
+    out = [j for j in out if j.mask.any()]
+    out.append(Judgement(DOUBLE, doubling,
+                         f"penalty: {_held(p, doubling)}; about {down.mean():.0%} to beat "
+                         f"{last}, {gain[doubling].mean():+.1f} IMPs on average against "
+                         f"passing it"))
+    return out
+
+
+def defence_features(state: TableState, ours: Array) -> Array:
+    """(n, k): the defence calibration's features (``defence_tricks.json``, in its order)
+    for the hands whose distribution of our tricks as declarer in the opponents' strain
+    is ``ours`` (n, 14), their last bid standing: a constant, our raw estimate of their
+    tricks (13 less our expected ones), whether judgement chose their contract, whether
+    it is a game, a slam, at the five level, and whether our side has called (other than
+    pass) in the auction."""
+    auction = state.auction
+    index = auction.last_bid_index()
+    last = auction.calls[index]
+    assert last.strain is not None
+    side = auction.seat_of(index).side
+    raw = 13.0 - ours @ np.arange(14.0)
+    flags = [state.steps[index].entry is None,
+             last.level >= GAME_LEVEL[last.strain],
+             last.level >= 6,
+             any(auction.seat_of(k).side is not side and c.kind is not CallKind.PASS
+                 for k, c in enumerate(auction.calls)),
+             last.level == 5]
+    out = np.empty((len(raw), 2 + len(flags)))
+    out[:, 0] = 1.0
+    out[:, 1] = raw
+    out[:, 2:] = np.array(flags, dtype=np.float64)[None, :]
+    return out
+
+
+def defence_tricks(state: TableState, ours: Array) -> Array:
+    """(n, 14): the chance of each number of tricks for the opponents' contract standing,
+    from ``ours`` (n, 14), our tricks as declarer in their strain: the calibrated mean
+    (:func:`defence_features` times the shipped coefficients) and the held-out spread."""
+    coef, sd = _defence_model()
+    mean = defence_features(state, ours) @ coef
+    return trick_distribution(mean, np.full(len(mean), sd))
+
+
+@cache
+def _defence_model() -> tuple[Array, float]:
+    """The coefficients and spread of ``data/defence_tricks.json``
+    (tools/build_defence_tricks.py)."""
+    ref = resources.files("bidbox.engine") / "data" / "defence_tricks.json"
+    data = json.loads(ref.read_text(encoding="utf-8"))
+    if data.get("schema") != DEFENCE_SCHEMA or data.get("features") != list(DEFENCE_FEATURES):
+        raise TrickModelError("defence_tricks.json: not a defence calibration for features "
+                              f"{', '.join(DEFENCE_FEATURES)}")
+    coef = np.array(data["coefficients"], dtype=np.float64)
+    coef.setflags(write=False)
+    return coef, float(data["sd"])
+
+
+DEFENCE_SCHEMA = "bidbox-defence-tricks/1"
+DEFENCE_FEATURES = ("constant", "raw_estimate", "judged", "game", "slam", "competitive",
+                    "five_level")
+"""The defence calibration's features, in :func:`defence_features`' column order."""
+
+
+def _final_looking(state: TableState) -> bool:
+    """Whether the opponents' last bid looks like their contract, one a penalty double
+    reads as final: natural (not artificial, not forcing, not judgement's Blackwood; a
+    suit their calls promise seven cards in), either passed round to us or a game, and
+    not one a double of which is takeout by default (:func:`_takeout_by_default`).
+    Doubling a bid in the middle of their auction (Stayman, a relay, a forcing new suit)
+    only told them what we held, and every rescue from a double was doubled again (real
+    boards)."""
+    auction = state.auction
+    index = auction.last_bid_index()
+    step = state.steps[index]
+    last, entry = step.call, step.entry
+    assert last.strain is not None
+    if entry is not None and (entry.is_artificial
+                              or (entry.forcing is not None and entry.forcing.is_forcing)):
+        return False
+    if entry is None and judged_meaning(state.steps, index) is not None:
+        return False
+    if (last.strain is not Strain.NT
+            and side_shown_length(estimate_seats(state), step.seat, last.strain) < SHOWN_FIT):
+        return False
+    if _takeout_by_default(state, index):
+        return False
+    passed_round = len(auction.calls) - index == 3
+    return passed_round or last.level >= GAME_LEVEL[last.strain]
+
+
+def _takeout_by_default(state: TableState, index: int) -> bool:
+    """Whether a double of the bid at ``index`` reads as takeout by default: a natural
+    suit bid at the three level or below, with the doubler's partner having only passed
+    (the regulation's default, SBU 2.3.4 §2, and every partnership's: the protective
+    double of 1H P 2H P P). Judgement's double is for penalty, so it is made only where
+    penalty is what partner and the opponents read."""
+    call = state.auction.calls[index]
+    if call.strain is Strain.NT or call.level > 3:
+        return False
+    partner = state.next_seat.partner
+    return all(step.call.kind is CallKind.PASS for step in state.steps
+               if step.seat is partner)
+
+
+@lru_cache(maxsize=512)
+def _double_gain(contract: Call, vul: bool) -> Array:
+    """(14,): by the declarer's tricks in their ``contract``, the IMPs we gain by doubling
+    it rather than passing it (``vul``: theirs)."""
+    assert contract.strain is not None
+    table = score_table()
+    plain = table[contract.level - 1, int(contract.strain), 0, int(vul)].astype(np.int64)
+    doubled = table[contract.level - 1, int(contract.strain), 1, int(vul)].astype(np.int64)
+    out: Array = imps_array(plain - doubled).astype(np.float64)
+    out.setflags(write=False)
+    return out
 
 
 def _with_ace_ask(state: TableState, hands: Features, p: _Prospects, defined: set[Call],
@@ -2177,10 +2338,9 @@ def _reserved_bids(auction: Auction, defined: set[Call]) -> list[Call]:
 def _options(state: TableState, duty: str, defined: set[Call]) -> list[Call]:
     """The calls the placement weighs: pass (unless forced) and every legal bid the notes
     and base do not define here; under a game force, only bids at game or higher. No
-    penalty double: judged doubles (of two-level contracts and up, of three-level ones, of
-    games) each cost IMPs on the real boards (benchmarks/bench_real_boards.py: par gap
-    -0.73, -0.71 against -0.57 without them for sbu-level1), since the estimate of the
-    defence is too rough to double on."""
+    double: a penalty double is weighed apart, against the pass, on the calibrated
+    estimate of their tricks (:func:`_penalty_doubles`); as one more option beside the
+    bids, on 13 less our tricks, it lost on the real boards."""
     auction = state.auction
     seat = auction.next_seat
     forced_game = state.side(seat).game_forced

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from bidbox.core.auction import Auction
 from bidbox.core.calls import CallKind
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.engine.bidder import PLACEMENT_PASS_TEXT
+from bidbox.engine.bidder import placement_text
 from bidbox.engine.inference import CallReading, read_step
 from bidbox.engine.walk import TableState, advance, start
 from bidbox.lang.system import System
@@ -42,8 +42,8 @@ class ReadCall:
         entry = self.reading.entry
         if entry is not None:
             return entry.text()
-        if self.reading.step.call.kind is CallKind.PASS:
-            return PLACEMENT_PASS_TEXT
+        if self.reading.step.call.kind in (CallKind.PASS, CallKind.DOUBLE):
+            return placement_text(self.reading.step.call)
         return "not in the system: natural"
 
 

@@ -389,6 +389,8 @@ class SBU:
             kind = "penalty"
         elif tags & CONVENTIONAL_TAGS:
             kind = sorted(tags & CONVENTIONAL_TAGS)[0]
+        elif s.entry is None:
+            kind = "penalty"  # judgement doubles for penalty only (PENALTY_DOUBLE_TEXT)
         else:
             kind = default
         where = (f"{doubled} is a natural suit bid at the {doubled.level} level and partner has "
