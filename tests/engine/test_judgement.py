@@ -836,6 +836,10 @@ def test_only_their_contract_is_doubled_and_only_where_penalty_is_the_default() 
     assert _takeout_by_default(protect, 2) and not _final_looking(protect)
     # Stayman in the middle of their auction is no contract to double.
     assert not _final_looking(replay(Auction.parse("1NT P 2C"), sbu())[1])
+    # Nor a game a relayer placed: 1C 1NT(relay) ... 4H in TOSR.
+    tosr = as_systems(load_system("tosr"))
+    assert not _final_looking(replay(Auction.parse("1C P 1S P 1NT P 2C P 2D P 3D P 4H P P"),
+                                     tosr)[1])
 
 
 def test_the_double_is_valued_in_imps_by_their_tricks() -> None:
