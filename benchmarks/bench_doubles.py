@@ -33,8 +33,8 @@ import numpy as np
 
 from bidbox.core.auction import Auction
 from bidbox.core.seats import Seat, Side, Vulnerability
-from bidbox.engine import as_systems, bid_batch, bid_deal, judgement
-from bidbox.evaluate.dealer import DealBatch, deal_batch
+from bidbox.engine import as_systems, bid_deal, judgement
+from bidbox.evaluate.dealer import deal_batch
 from bidbox.lang import load_system
 from bidbox.sim.deals import board_dealer, board_vulnerability
 from bidbox.sim.double_dummy import full_tables
@@ -48,6 +48,7 @@ from bench_real_boards import (
     fill_tables,
     load_real_boards,
 )
+from bench_slams import bid_all
 
 
 def _boards(args: argparse.Namespace) -> list[tuple[str, Seat, Vulnerability, Any]]:
@@ -64,22 +65,13 @@ def _boards(args: argparse.Namespace) -> list[tuple[str, Seat, Vulnerability, An
 def bid_table(args: argparse.Namespace, doubling: Side) -> list[str]:
     """Every board's auction with only ``doubling`` making judged penalty doubles."""
     judgement.PENALTY_SIDES = frozenset({doubling})
-    systems = as_systems(load_system(args.system))
     if args.real:
+        systems = as_systems(load_system(args.system))
         boards, _ = load_real_boards(Path(args.boards))
         return [" ".join(map(str, bid_deal(b.hands(), systems, b.dealer, b.vul)[0].calls))
                 for b in boards]
     deals = deal_batch(args.deals, seed=args.seed)
-    out = [""] * args.deals
-    for cycle in range(16):
-        rows = list(range(cycle, args.deals, 16))
-        if not rows:
-            continue
-        bid = bid_batch(DealBatch(deals.masks[rows]), systems, board_dealer(cycle + 1),
-                        board_vulnerability(cycle + 1)).auctions()
-        for i, auction in zip(rows, bid, strict=True):
-            out[i] = " ".join(map(str, auction.calls))
-    return out
+    return bid_all(deals, np.arange(1, args.deals + 1), args.system)
 
 
 def _child(args: argparse.Namespace, doubling: Side) -> subprocess.Popen[str]:

@@ -713,11 +713,11 @@ def defence_features(state: TableState, ours: Array) -> Array:
     assert last.strain is not None
     side = auction.seat_of(index).side
     raw = 13.0 - ours @ np.arange(14.0)
+    seats = [step.seat for step in state.steps]
     flags = [state.steps[index].entry is None,
              last.level >= GAME_LEVEL[last.strain],
              last.level >= 6,
-             any(auction.seat_of(k).side is not side and c.kind is not CallKind.PASS
-                 for k, c in enumerate(auction.calls)),
+             not _they_passed(auction.calls, seats, side),
              last.level == 5]
     out = np.empty((len(raw), 2 + len(flags)))
     out[:, 0] = 1.0
