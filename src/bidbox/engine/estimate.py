@@ -22,7 +22,7 @@ from functools import cache, lru_cache
 
 import numpy as np
 
-from bidbox.core.calls import Strain
+from bidbox.core.calls import Call, Strain
 from bidbox.core.hashing import keep_hash
 from bidbox.core.seats import Seat
 from bidbox.engine.features import Array, Features, HandFeatures, sample_hands
@@ -205,23 +205,28 @@ def _four(values: Array) -> tuple[float, float, float, float]:
     return (float(values[0]), float(values[1]), float(values[2]), float(values[3]))
 
 
-_Key = tuple[tuple[int, tuple[int, ...], TableContext, Constraint | None], ...]
+_Judged = tuple[int, Call] | None
+_Key = tuple[tuple[int, tuple[int, ...], TableContext, Constraint | None, _Judged], ...]
 _CACHE: OrderedDict[_Key, tuple[list[CallReading], SeatEstimate]] = OrderedDict()
 _CACHE_SIZE = 16384
 
 
 def _reading_key(reading: CallReading
-                 ) -> tuple[int, tuple[int, ...], TableContext, Constraint | None]:
+                 ) -> tuple[int, tuple[int, ...], TableContext, Constraint | None, _Judged]:
     # A call outside the notes has no entry: what it shows by itself is its judged reading
-    # (walk.described_suit), which tells a described 2S from a placed 2S.
-    return (id(reading.entry), tuple(id(e) for e in reading.denied), reading.step.context,
-            reading.step.judged)
+    # (walk.described_suit), which tells a described 2S from a placed 2S; and a judged bid
+    # is read by the state it was judged in and the call (the hands judgement bids it with
+    # there: judged_filter), which tells a placed 3NT from a placed 4H at the same point.
+    step = reading.step
+    return (id(reading.entry), tuple(id(e) for e in reading.denied), step.context,
+            step.judged, None if step.before is None else (id(step.before), step.call))
 
 
 def _same(a: CallReading, b: CallReading) -> bool:
     # Readings are kept (inference.read_state), so the same object is the common case.
     return a is b or (a.entry is b.entry and a.step.context == b.step.context
-                      and a.step.judged == b.step.judged
+                      and a.step.judged == b.step.judged and a.step.before is b.step.before
+                      and (a.step.before is None or a.step.call == b.step.call)
                       and len(a.denied) == len(b.denied)
                       and all(x is y for x, y in zip(a.denied, b.denied, strict=True)))
 
@@ -283,7 +288,8 @@ def _seat_estimate(state: TableState, steps: tuple[WalkStep, ...]) -> SeatEstima
     auction and every batch in which a seat has made the same calls asks once. A kept
     value holds its readings, and so the entries whose ids make its key: an id is never
     reused while it is kept."""
-    readings = [r for r in read_steps(steps, state.auction) if r.shows is not None]
+    readings = [r for r in read_steps(steps, state.auction)
+                if r.shows is not None or r.step.before is not None]
     key = tuple(_reading_key(r) for r in readings)
     hit = _CACHE.get(key)
     if hit is not None and all(_same(a, b) for a, b in zip(hit[0], readings, strict=True)):
@@ -322,14 +328,25 @@ def _seat_mask(key: _Key, readings: list[CallReading]) -> tuple[bool, Array]:
         mask = np.ones(profile_space().n, dtype=bool)
     else:
         last = readings[-1]
-        assert last.shows is not None
         before_exact, before = _seat_mask(key[:-1], readings[:-1])
-        exact = before_exact and _measures_of(last.shows) <= EXACT_MEASURES
+        judged = last.step.before is not None
+        exact = (before_exact and not judged
+                 and (last.shows is None or _measures_of(last.shows) <= EXACT_MEASURES))
         if exact == before_exact:
-            mask = before & _fact_mask(last.shows, last.step.context, exact)
+            mask = before if last.shows is None else (
+                before & _fact_mask(last.shows, last.step.context, exact))
+            if judged:
+                mask = judged_filter(last.step, mask)
         else:
-            facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]
-            mask = fitting(facts, _estimate_pool(), lambda c, ctx: _fact_mask(c, ctx, False))
+            # The space changes to the pool: every fact is read again on it, and every
+            # judged bid filters again (a filter is a fact about the hand alone, so the
+            # order does not change which hands are left).
+            mask = np.ones(_estimate_pool().n, dtype=bool)
+            for r in readings:
+                if r.shows is not None:
+                    mask &= _fact_mask(r.shows, r.step.context, False)
+                if r.step.before is not None:
+                    mask = judged_filter(r.step, mask)
     _SEAT_MASKS[key] = (list(readings), exact, np.packbits(mask), mask.size)
     if len(_SEAT_MASKS) > _SEAT_MASKS_KEPT:
         _SEAT_MASKS.popitem(last=False)
@@ -415,4 +432,39 @@ def _conditioned_columns(shares: _Shares, total: Array) -> Array:
     (per hand: (n, k))."""
     by_spread = shares.first + (total - shares.mean_sum) * shares.coef
     out: Array = np.where(shares.spread, by_spread, total * shares.share)
+    return out
+
+
+JUDGED_SAMPLE = 800
+"""The pool hands a judged bid is tried on (:func:`judged_filter`): the first of the seat's
+hands so far, in the pool's order. Judgement is vectorised over hands, so this many cost
+about as much as one decision of the batch bidder."""
+JUDGED_FEWEST = 12
+"""Fewer of the tried hands than this making the call: the reading is not trusted (the
+call is out of character for what the seat has shown) and the bid adds nothing."""
+
+
+def judged_filter(step: WalkStep, mask: Array) -> Array:
+    """The hands of ``mask`` (pool points) with which judgement makes ``step``'s bid in
+    the state it was made in: the meaning such a bid has at this table. Players read an
+    undiscussed bid by what they themselves would hold to make it; here the other seats
+    read it by what the bidder's own judgement bids it with, which is exactly what it
+    shows. At most :data:`JUDGED_SAMPLE` hands are tried, and the rest of ``mask`` drops
+    out (the estimate is a mean and a spread, which that many read well)."""
+    assert step.before is not None
+    # decide imports this module (its prospects read the estimates): imported here.
+    from bidbox.engine.decide import decide
+
+    tried = np.flatnonzero(mask)[:JUDGED_SAMPLE]
+    if tried.size == 0:
+        return mask
+    hands = HandFeatures(_estimate_pool().masks[tried])
+    hit = np.zeros(tried.size, dtype=bool)
+    for decision in decide(step.before, hands, {}):
+        if decision.call == step.call:
+            hit |= decision.mask
+    if int(hit.sum()) < JUDGED_FEWEST:
+        return mask
+    out = np.zeros(mask.size, dtype=bool)
+    out[tried[hit]] = True
     return out

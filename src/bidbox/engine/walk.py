@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bidbox.core.auction import Auction
 from bidbox.core.calls import GAME_LEVEL, Call, CallKind, Strain
@@ -151,6 +151,11 @@ class WalkStep:
     source: str | None = None  # SYSTEM, BASE, or None when neither defines the call
     base_node: Node | None = None  # where the caller's side stood in its base
     judged: Constraint | None = None  # what a call outside both shows (described_suit)
+    before: TableState | None = field(default=None, compare=False, repr=False)
+    """For a bid outside the notes and base (judgement's): the state it was made in, so
+    that the table reads it by the hands judgement makes it with
+    (``estimate.judged_filter``). Left out of comparisons: a step is compared by what it
+    reads, and the state is the auction before it."""
 
 
 @dataclass(frozen=True)
@@ -221,7 +226,14 @@ def read_call(state: TableState, call: Call) -> WalkStep:
         return WalkStep(index, seat, call, ctx, here.node, base_entry, BASE, here.base)
     told = described(state, call)
     shows = None if told is None else _DESCRIBES[told]
-    return WalkStep(index, seat, call, ctx, here.node, None, None, here.base, shows)
+    read_by_hands = state.opened and call.kind is CallKind.BID and call.level < JUDGED_READ_BELOW
+    return WalkStep(index, seat, call, ctx, here.node, None, None, here.base, shows,
+                    state if read_by_hands else None)
+
+
+JUDGED_READ_BELOW = 6
+"""Judged bids below this level are read by the hands judgement bids them with
+(``WalkStep.before``); slams end the auction's description."""
 
 
 DESCRIBE_LENGTH = 5
