@@ -335,18 +335,13 @@ def _seat_mask(key: _Key, readings: list[CallReading]) -> tuple[bool, Array]:
         if exact == before_exact:
             mask = before if last.shows is None else (
                 before & _fact_mask(last.shows, last.step.context, exact))
-            if judged:
-                mask = judged_filter(last.step, mask)
         else:
-            # The space changes to the pool: every fact is read again on it, and every
-            # judged bid filters again (a filter is a fact about the hand alone, so the
-            # order does not change which hands are left).
-            mask = np.ones(_estimate_pool().n, dtype=bool)
-            for r in readings:
-                if r.shows is not None:
-                    mask &= _fact_mask(r.shows, r.step.context, False)
-                if r.step.before is not None:
-                    mask = judged_filter(r.step, mask)
+            # The space changes to the pool: every fact is read again on it. No earlier
+            # reading is judged here (a judged bid leaves the exact space for good).
+            facts = [(r.shows, r.step.context) for r in readings if r.shows is not None]
+            mask = fitting(facts, _estimate_pool(), lambda c, ctx: _fact_mask(c, ctx, False))
+        if judged:
+            mask = judged_filter(last.step, mask)
     _SEAT_MASKS[key] = (list(readings), exact, np.packbits(mask), mask.size)
     if len(_SEAT_MASKS) > _SEAT_MASKS_KEPT:
         _SEAT_MASKS.popitem(last=False)
